@@ -1,0 +1,34 @@
+#pragma once
+// Registration of the subcommands of `screen`. Each cmd_*.cpp adds one subcommand to the app and
+// sets `action` (what to run after parsing) from its callback; main() runs it and maps errors.
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <string>
+
+namespace screen::cli {
+
+using Action = std::function<int()>;
+
+void add_run(CLI::App& app, Action& action);
+void add_plan(CLI::App& app, Action& action);
+void add_submit(CLI::App& app, Action& action);
+void add_status(CLI::App& app, Action& action);
+void add_merge(CLI::App& app, Action& action);
+void add_export(CLI::App& app, Action& action);
+void add_validate(CLI::App& app, Action& action);
+void add_fold(CLI::App& app, Action& action);
+void add_interact(CLI::App& app, Action& action);
+void add_align(CLI::App& app, Action& action);
+void add_bench(CLI::App& app, Action& action);
+
+// `screen bench <stage>`: one file each.
+void add_bench_fasta(CLI::App& bench, Action& action);
+void add_bench_nussinov(CLI::App& bench, Action& action);
+void add_bench_miranda(CLI::App& bench, Action& action);
+void add_bench_bpmax(CLI::App& bench, Action& action);
+
+// Throws NotImplementedError saying which capability provides `what` and that it is not in this build.
+[[noreturn]] void not_yet(const std::string& what, const std::string& arrives_with);
+
+}  // namespace screen::cli

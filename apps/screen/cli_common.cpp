@@ -1,0 +1,12 @@
+#include "apps/screen/cli.hpp"
+
+#include "common/error.hpp"
+
+namespace screen::cli {
+
+void not_yet(const std::string& what, const std::string& arrives_with) {
+  throw NotImplementedError(what + " is not implemented in this version of screen yet (it arrives with " +
+                            arrives_with + "); see README.md, 'Status of the subcommands'");
+}
+
+}  // namespace screen::cli

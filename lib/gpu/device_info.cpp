@@ -1,0 +1,72 @@
+#include "gpu/device_info.hpp"
+
+#if SCREEN_HAVE_CUDA
+#include <cuda_runtime.h>
+
+#include "gpu/cuda_check.hpp"
+#endif
+
+namespace screen::gpu {
+
+bool built_with_cuda() {
+#if SCREEN_HAVE_CUDA
+  return true;
+#else
+  return false;
+#endif
+}
+
+#if SCREEN_HAVE_CUDA
+namespace {
+// cudaGetDeviceCount fails (rather than returning 0) without a driver; both mean "no GPU".
+cudaError_t query_count(int* count) {
+  *count = 0;
+  cudaError_t err = cudaGetDeviceCount(count);
+  if (err != cudaSuccess) {
+    *count = 0;
+    (void)cudaGetLastError();  // clear the sticky-free error so later calls start clean
+  }
+  return err;
+}
+}  // namespace
+
+int gpu_count() {
+  int count = 0;
+  query_count(&count);
+  return count;
+}
+
+std::string no_gpu_reason() {
+  int count = 0;
+  cudaError_t err = query_count(&count);
+  if (err != cudaSuccess) return std::string("no usable GPU: ") + cudaGetErrorString(err);
+  if (count == 0) return "no GPU found";
+  return "";
+}
+
+std::vector<DeviceInfo> list_devices() {
+  std::vector<DeviceInfo> out;
+  int count = gpu_count();
+  for (int d = 0; d < count; ++d) {
+    cudaDeviceProp prop{};
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, d));
+    DeviceInfo info;
+    info.index = d;
+    info.name = prop.name;
+    info.sm_major = prop.major;
+    info.sm_minor = prop.minor;
+    info.multiprocessors = prop.multiProcessorCount;
+    info.total_memory = prop.totalGlobalMem;
+    CUDA_CHECK(cudaSetDevice(d));
+    CUDA_CHECK(cudaMemGetInfo(&info.free_memory, &info.total_memory));
+    out.push_back(info);
+  }
+  return out;
+}
+#else
+int gpu_count() { return 0; }
+std::string no_gpu_reason() { return "this screen was built without CUDA (-DSCREEN_CUDA=OFF or no nvcc)"; }
+std::vector<DeviceInfo> list_devices() { return {}; }
+#endif
+
+}  // namespace screen::gpu

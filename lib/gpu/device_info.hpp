@@ -1,0 +1,30 @@
+#pragma once
+// What GPUs this process can use. Safe to call on machines without a GPU or driver: it reports none.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace screen::gpu {
+
+struct DeviceInfo {
+  int index = 0;
+  std::string name;
+  int sm_major = 0;
+  int sm_minor = 0;
+  int multiprocessors = 0;
+  std::size_t total_memory = 0;
+  std::size_t free_memory = 0;
+};
+
+// True when this build has the CUDA paths compiled in.
+bool built_with_cuda();
+
+// Number of usable GPUs (0 when built without CUDA, or when no driver or device is present).
+int gpu_count();
+
+// Why gpu_count() is 0, for messages ("built without CUDA", the driver's error, ...); empty otherwise.
+std::string no_gpu_reason();
+
+std::vector<DeviceInfo> list_devices();
+
+}  // namespace screen::gpu

@@ -1,0 +1,16 @@
+#pragma once
+// Runs the built `screen` executable with arguments and captures its exit code and output.
+#include <string>
+#include <vector>
+
+namespace screen::testing {
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string out;  // stdout and stderr together
+};
+
+// Each argument is shell-quoted; runs from the source tree (the tests' working directory).
+CommandResult run_screen(const std::vector<std::string>& args);
+
+}  // namespace screen::testing
