@@ -1,13 +1,237 @@
+// `screen align QUERIES.fa TARGETS.fa`: miRanda-style target sites of every query (microRNA) in
+// every target, through miranda::align_batch, as TSV or as miRanda's own report (-quiet -noenergy:
+// alignment blocks, '>' hit lines and '>>' pair lines). Queries are processed in chunks so that
+// output and progress flow for large inputs.
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
 #include "apps/screen/cli.hpp"
+#include "common/error.hpp"
+#include "seq/sequence_set.hpp"
+#include "stages/miranda/align_batch.hpp"
+#include "stages/miranda/display_letters.hpp"
+#include "stages/miranda/miranda_format.hpp"
 
 namespace screen::cli {
 
+namespace {
+
+struct AlignOptions {
+  std::string queries;
+  std::string targets;
+  double score_threshold = 140.0;
+  double scale = 4.0;
+  double gap_open = -9.0;
+  double gap_extend = -4.0;
+  bool strict = false;
+  std::string device = "auto";
+  std::string method = "auto";
+  int threads = 0;
+  std::string format = "tsv";
+  std::string out;
+};
+
+// Cells (query length x target length) per align_batch call: output is written after each chunk.
+constexpr double kChunkCells = 4e9;
+constexpr std::size_t kChunkQueries = 512;
+constexpr double kProgressSeconds = 5.0;
+
+class Output {
+ public:
+  explicit Output(const std::string& path) : path_(path) {
+    if (path_.empty() || path_ == "-") {
+      file_ = stdout;
+    } else {
+      file_ = std::fopen(path_.c_str(), "w");
+      if (!file_) throw ResourceError(fmt::format("cannot open --out file '{}' for writing", path_));
+    }
+  }
+  Output(const Output&) = delete;
+  Output& operator=(const Output&) = delete;
+  ~Output() {
+    if (file_ && file_ != stdout) std::fclose(file_);
+  }
+  void write(const std::string& text) {
+    if (std::fwrite(text.data(), 1, text.size(), file_) != text.size()) fail();
+  }
+  void close() {
+    const bool failed = std::fflush(file_) != 0 || (file_ != stdout && std::fclose(file_) != 0);
+    if (file_ != stdout) file_ = nullptr;
+    if (failed) fail();
+  }
+
+ private:
+  [[noreturn]] void fail() const {
+    throw ResourceError(fmt::format("writing '{}' failed", path_.empty() ? "standard output" : path_));
+  }
+  std::string path_;
+  std::FILE* file_ = nullptr;
+};
+
+// Periodic progress lines: pairs done / total, rate, ETA.
+class Progress {
+ public:
+  explicit Progress(std::size_t total) : total_(total), start_(std::chrono::steady_clock::now()), last_(start_) {}
+  void update(std::size_t done) {
+    const auto now = std::chrono::steady_clock::now();
+    if (std::chrono::duration<double>(now - last_).count() < kProgressSeconds) return;
+    last_ = now;
+    const double seconds = std::chrono::duration<double>(now - start_).count();
+    const double rate = seconds > 0 ? static_cast<double>(done) / seconds : 0.0;
+    spdlog::info("align: {}/{} pairs ({:.1f}%), {:.0f} pairs/s, about {:.0f} s left", done, total_,
+                 total_ > 0 ? 100.0 * static_cast<double>(done) / static_cast<double>(total_) : 100.0, rate,
+                 rate > 0 ? static_cast<double>(total_ - done) / rate : 0.0);
+  }
+  double seconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  }
+
+ private:
+  std::size_t total_;
+  std::chrono::steady_clock::time_point start_, last_;
+};
+
+seq::SequenceSet read_input(const std::string& path, const char* what) {
+  seq::FastaOptions fo;
+  fo.mask_x = true;  // miRanda reads X as a masked base
+  seq::SequenceSet set = seq::read_fasta(path, fo);
+  for (const auto& skipped : set.skipped())
+    spdlog::warn("{}: {} record '{}' skipped: {}", path, what, skipped.name, skipped.reason);
+  return set;
+}
+
+int run_align(const AlignOptions& o) {
+  if (o.format == "h5") not_yet("`screen align --format h5`", "the HDF5 results store (the engine)");
+  if (o.format != "tsv" && o.format != "miranda")
+    throw UsageError(fmt::format("--format must be tsv, miranda or h5, not '{}'", o.format));
+  if (o.device != "cpu" && o.device != "gpu" && o.device != "auto")
+    throw UsageError(fmt::format("--device must be cpu, gpu or auto, not '{}'", o.device));
+  if (o.device == "gpu") not_yet("`screen align --device gpu`", "the GPU miRanda path");
+  if (o.threads < 0) throw UsageError("--threads must be >= 0 (0: all cores)");
+  miranda::BatchOptions batch;
+  if (o.method == "auto") {
+    batch.method = miranda::Method::cpu;
+  } else if (o.method == "reference" || o.method == "cpu") {
+    batch.method = miranda::parse_method(o.method);
+  } else {
+    throw UsageError(fmt::format("--method must be auto, reference or cpu, not '{}'", o.method));
+  }
+  batch.threads = o.threads;
+
+  miranda::Params p;
+  p.score_threshold = o.score_threshold;
+  p.scale = o.scale;
+  p.gap_open = o.gap_open;
+  p.gap_extend = o.gap_extend;
+  p.strict = o.strict;
+
+  const seq::SequenceSet queries = read_input(o.queries, "query");
+  const seq::SequenceSet targets = read_input(o.targets, "target");
+  // Letters as written, for the alignment lines (T or U, IUPAC letters, case).
+  const std::vector<std::string> qletters = miranda::read_display_letters(o.queries, queries);
+  const std::vector<std::string> tletters = miranda::read_display_letters(o.targets, targets);
+  if (!qletters.empty()) batch.query_letters = &qletters;
+  if (!tletters.empty()) batch.target_letters = &tletters;
+
+  const std::size_t nq = queries.size(), nt = targets.size();
+  const std::size_t total = nq * nt;
+  const double target_bases = static_cast<double>(targets.total_length());
+  spdlog::info("align: {} queries x {} targets ({} nt) = {} pairs on the CPU (method {}, scan {})", nq, nt,
+               targets.total_length(), total, miranda::method_name(batch.method),
+               batch.method == miranda::Method::cpu ? miranda::scan_isa_name(miranda::best_scan_isa()) : "-");
+
+  Output out(o.out);
+  std::ostringstream text;
+  miranda::ReportWriter report(text, true);
+  if (o.format == "tsv") out.write(miranda::format_tsv_header());
+  Progress progress(total);
+  std::size_t hits = 0, pairs_with_hits = 0, truncated = 0;
+  std::size_t q0 = 0;
+  while (q0 < nq) {
+    // The next chunk of queries.
+    std::size_t q1 = q0;
+    double cells = 0;
+    while (q1 < nq && q1 - q0 < kChunkQueries &&
+           (q1 == q0 || cells + static_cast<double>(queries.length(q1)) * target_bases <= kChunkCells)) {
+      cells += static_cast<double>(queries.length(q1)) * target_bases;
+      ++q1;
+    }
+    batch.query_begin = q0;
+    batch.query_end = q1;
+    const std::size_t before = q0 * nt;
+    batch.progress = [&progress, before](std::size_t done) { progress.update(before + done); };
+    const std::vector<miranda::PairResult> results = miranda::align_batch(queries, targets, p, batch);
+
+    std::size_t r = 0;
+    for (std::size_t qi = q0; qi < q1; ++qi) {
+      for (std::size_t ti = 0; ti < nt; ++ti) {
+        static const std::vector<miranda::Hit> kNoHits;
+        const bool here = r < results.size() && results[r].query_index == qi && results[r].target_index == ti;
+        const miranda::PairResult* pr = here ? &results[r++] : nullptr;
+        const std::vector<miranda::Hit>& pair_hits = pr ? pr->hits : kNoHits;
+        if (pr && pr->truncated) {
+          ++truncated;
+          spdlog::warn("align: {} x {}: more than {} hits; only the first {} are reported", queries.record(qi).name,
+                       targets.record(ti).name, p.max_hits_per_pair, p.max_hits_per_pair);
+        }
+        if (o.format == "miranda") {
+          report.pair(pair_hits, queries.record(qi).name, targets.record(ti).name, queries.length(qi),
+                      targets.length(ti));
+        } else {
+          for (const miranda::Hit& h : pair_hits)
+            text << miranda::format_tsv_row(h, queries.record(qi).name, targets.record(ti).name);
+        }
+        hits += pair_hits.size();
+        pairs_with_hits += !pair_hits.empty();
+      }
+    }
+    out.write(text.str());
+    text.str(std::string());
+    q0 = q1;
+    progress.update(q0 * nt);
+  }
+  if (o.format == "miranda") report.finish();
+  out.write(text.str());
+  out.close();
+  spdlog::info("align: {} pairs in {:.2f} s: {} hits in {} pairs{}", total, progress.seconds(), hits,
+               pairs_with_hits, truncated > 0 ? fmt::format(" ({} pairs truncated)", truncated) : std::string());
+  return 0;
+}
+
+}  // namespace
+
 void add_align(CLI::App& app, Action& action) {
-  auto* cmd = app.add_subcommand("align", "Find miRanda-style target sites on FASTA input");
-  auto args = std::make_shared<std::vector<std::string>>();
-  cmd->add_option("args", *args, "Arguments (see README)");
-  cmd->allow_extras();
-  cmd->callback([&action, args] { action = [args]() -> int { not_yet("`screen align`", "the miRanda stage"); }; });
+  auto* cmd = app.add_subcommand(
+      "align", "Find miRanda-style target sites (miRanda 3.3a -noenergy) of every query in every target");
+  auto o = std::make_shared<AlignOptions>();
+  cmd->add_option("queries", o->queries, "Query FASTA (microRNAs; plain or gzip)")->required();
+  cmd->add_option("targets", o->targets, "Target FASTA (plain or gzip)")->required();
+  cmd->add_option("--score-threshold", o->score_threshold, "Report alignments scoring at least this")
+      ->capture_default_str();
+  cmd->add_option("--scale", o->scale, "Scale of the seed region's scores and gap costs (microRNA positions 2-8)")
+      ->capture_default_str();
+  cmd->add_option("--gap-open", o->gap_open, "Gap-open penalty (negative)")->capture_default_str();
+  cmd->add_option("--gap-extend", o->gap_extend, "Gap-extend penalty (negative)")->capture_default_str();
+  cmd->add_flag("--strict", o->strict, "Require a perfect seed: positions 2-8 matched, no gaps");
+  cmd->add_option("--device", o->device, "cpu, gpu (arrives with the GPU miRanda path), or auto (cpu for now)")
+      ->capture_default_str();
+  cmd->add_option("--method", o->method, "CPU method: auto (cpu), reference, or cpu (SIMD scan)")
+      ->capture_default_str();
+  cmd->add_option("--threads", o->threads, "CPU threads (0: all cores)")->capture_default_str();
+  cmd->add_option("--format", o->format,
+                  "tsv, miranda (miRanda's -quiet -noenergy report: alignment blocks, '>' and '>>' lines), "
+                  "or h5 (arrives with the HDF5 results store)")
+      ->capture_default_str();
+  cmd->add_option("--out", o->out, "Output file (default: standard output)");
+  cmd->callback([&action, o] { action = [o]() -> int { return run_align(*o); }; });
 }
 
 }  // namespace screen::cli

@@ -1,13 +1,159 @@
+// `screen fold FASTA`: Nussinov folding of every record of a FASTA file, one TSV row per record
+// (name, length, score, dot-bracket structure), through nussinov::fold_batch.
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <string>
+
 #include "apps/screen/cli.hpp"
+#include "common/error.hpp"
+#include "common/pair_weights.hpp"
+#include "gpu/device_info.hpp"
+#include "seq/sequence_set.hpp"
+#include "stages/nussinov/cuda.hpp"
+#include "stages/nussinov/fold.hpp"
 
 namespace screen::cli {
 
+namespace {
+
+struct FoldOptions {
+  std::string fasta;
+  int min_loop = 3;
+  int max_span = 0;
+  std::string weights;
+  bool no_traceback = false;
+  std::string device = "auto";
+  std::string method = "auto";
+  int threads = 0;
+  std::string format = "tsv";
+  std::string out;
+};
+
+// Sequences per fold_batch call: results are written (and progress logged) after each chunk.
+constexpr std::size_t kChunkSequences = 2000;
+constexpr std::size_t kChunkBases = 2'000'000;
+
+class Output {
+ public:
+  explicit Output(const std::string& path) : path_(path) {
+    if (path_.empty() || path_ == "-") {
+      file_ = stdout;
+    } else {
+      file_ = std::fopen(path_.c_str(), "w");
+      if (!file_) throw ResourceError(fmt::format("cannot open --out file '{}' for writing", path_));
+    }
+  }
+  Output(const Output&) = delete;
+  Output& operator=(const Output&) = delete;
+  ~Output() {
+    if (file_ && file_ != stdout) std::fclose(file_);
+  }
+  void write(const std::string& text) {
+    if (std::fwrite(text.data(), 1, text.size(), file_) != text.size())
+      throw ResourceError(fmt::format("writing '{}' failed", path_.empty() ? "standard output" : path_));
+  }
+  void close() {
+    const bool failed = std::fflush(file_) != 0 || (file_ != stdout && std::fclose(file_) != 0);
+    if (file_ != stdout) file_ = nullptr;
+    if (failed) throw ResourceError(fmt::format("writing '{}' failed", path_.empty() ? "standard output" : path_));
+  }
+
+ private:
+  std::string path_;
+  std::FILE* file_ = nullptr;
+};
+
+int run_fold(const FoldOptions& o) {
+  if (o.format == "h5") not_yet("`screen fold --format h5`", "the HDF5 results store");
+  if (o.format != "tsv") throw UsageError(fmt::format("--format must be tsv or h5, not '{}'", o.format));
+  if (o.min_loop < 0) throw UsageError("--min-loop must be >= 0");
+  if (o.max_span < 0) throw UsageError("--max-span must be >= 0 (0: unlimited)");
+  if (o.threads < 0) throw UsageError("--threads must be >= 0 (0: all cores)");
+
+  nussinov::Params p;
+  p.min_loop = o.min_loop;
+  p.max_span = o.max_span;
+  p.weights = parse_pair_weights(o.weights, 1, 1, 1);
+  nussinov::Method method = nussinov::parse_method(o.method);
+  if (method == nussinov::Method::gpu) throw UsageError("--method gpu: use --device gpu");
+
+  bool use_gpu = false;
+  if (o.device == "gpu") {
+    if (method != nussinov::Method::automatic)
+      throw UsageError(fmt::format("--method {} is a CPU method; it cannot run with --device gpu", o.method));
+    if (gpu::gpu_count() == 0) throw ResourceError("--device gpu: no usable GPU (" + gpu::no_gpu_reason() + ")");
+    if (!nussinov::gpu_available()) throw ResourceError("--device gpu: this screen has no Nussinov GPU path");
+    use_gpu = true;
+  } else if (o.device == "auto") {
+    use_gpu = method == nussinov::Method::automatic && gpu::gpu_count() > 0 && nussinov::gpu_available();
+  } else if (o.device != "cpu") {
+    throw UsageError(fmt::format("--device must be cpu, gpu or auto, not '{}'", o.device));
+  }
+  if (use_gpu) method = nussinov::Method::gpu;
+  if (method == nussinov::Method::four_russians && !make_pair_table(p.weights).unit())
+    throw UsageError("--method four-russians needs unit pair weights (every allowed pair weighs 1)");
+
+  const seq::SequenceSet set = seq::read_fasta(o.fasta);
+  for (const auto& skipped : set.skipped())
+    spdlog::warn("{}: record '{}' skipped: {}", o.fasta, skipped.name, skipped.reason);
+  const std::size_t total = set.size();
+  spdlog::info("fold: {} sequences, {} nt from {} on {} (method {})", total, set.total_length(), o.fasta,
+               use_gpu ? "GPU" : "CPU", nussinov::method_name(method));
+
+  Output out(o.out);
+  out.write("name\tlength\tscore\tstructure\n");
+  const auto start = std::chrono::steady_clock::now();
+  std::size_t done = 0, done_bases = 0;
+  while (done < total) {
+    std::size_t last = done, bases = 0;
+    while (last < total && last - done < kChunkSequences && (bases == 0 || bases + set.length(last) <= kChunkBases))
+      bases += set.length(last++);
+    const auto results = nussinov::fold_batch(set, p, !o.no_traceback, method, o.threads, done, last);
+    std::string text;
+    for (std::size_t k = done; k < last; ++k) {
+      const auto& r = results[k - done];
+      text += fmt::format("{}\t{}\t{}\t{}\n", set.record(k).name, set.length(k), format_score(r.score, p.weights.scale),
+                          r.structure);
+    }
+    out.write(text);
+    done = last;
+    done_bases += bases;
+    if (done < total) {
+      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      const double rate = seconds > 0 ? static_cast<double>(done) / seconds : 0.0;
+      spdlog::info("fold: {}/{} sequences ({} nt), {:.1f} sequences/s, about {:.0f} s left", done, total, done_bases,
+                   rate, rate > 0 ? static_cast<double>(total - done) / rate : 0.0);
+    }
+  }
+  out.close();
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  spdlog::info("fold: {} sequences folded in {:.2f} s", total, seconds);
+  return 0;
+}
+
+}  // namespace
+
 void add_fold(CLI::App& app, Action& action) {
-  auto* cmd = app.add_subcommand("fold", "Fold single strands (Nussinov) on FASTA input");
-  auto args = std::make_shared<std::vector<std::string>>();
-  cmd->add_option("args", *args, "Arguments (see README)");
-  cmd->allow_extras();
-  cmd->callback([&action, args] { action = [args]() -> int { not_yet("`screen fold`", "the Nussinov stage"); }; });
+  auto* cmd = app.add_subcommand("fold", "Fold single strands (Nussinov) on FASTA input; TSV name, length, score, structure");
+  auto o = std::make_shared<FoldOptions>();
+  cmd->add_option("fasta", o->fasta, "FASTA file (plain or gzip)")->required();
+  cmd->add_option("--min-loop", o->min_loop, "Unpaired bases a hairpin needs at least (a pair (i,j) needs j-i > N)")
+      ->capture_default_str();
+  cmd->add_option("--max-span", o->max_span, "Local folding: a pair (i,j) needs j-i < N (0: unlimited)")
+      ->capture_default_str();
+  cmd->add_option("--weights", o->weights, "Pair weights, multiples of 0.5, e.g. CG=3,AU=2,GU=1 (default 1 each)");
+  cmd->add_flag("--no-traceback", o->no_traceback, "Scores only (the structure column is left empty)");
+  cmd->add_option("--device", o->device, "cpu, gpu, or auto (the GPU when one is usable)")->capture_default_str();
+  cmd->add_option("--method", o->method, "CPU method: auto, reference, cpu, four-russians (unit weights)")
+      ->capture_default_str();
+  cmd->add_option("--threads", o->threads, "CPU threads (0: all cores)")->capture_default_str();
+  cmd->add_option("--format", o->format, "tsv, or h5 (arrives with the HDF5 results store)")->capture_default_str();
+  cmd->add_option("--out", o->out, "Output file (default: standard output)");
+  cmd->callback([&action, o] { action = [o]() -> int { return run_fold(*o); }; });
 }
 
 }  // namespace screen::cli

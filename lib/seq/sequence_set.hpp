@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace screen::seq {
@@ -52,7 +53,21 @@ class SequenceSet {
 
   // Building (used by the reader and by tests).
   void add(SequenceRecord record, const std::uint8_t* codes, std::size_t n);
+  // Building a record in place, as the FASTA reader does: the codes after the last record form an
+  // open tail; extend_tail(n) makes n more writable bytes there, truncate_tail(len) keeps its first
+  // len, and commit_tail(record) turns it into `record` (offset and length set) or drop_tail()
+  // discards it. add() must not be called while a tail is open.
+  std::uint8_t* extend_tail(std::size_t n) {
+    const std::size_t old = codes_.size();
+    codes_.resize(old + n);
+    return codes_.data() + old;
+  }
+  std::size_t tail_size() const { return codes_.size() - committed_; }
+  void truncate_tail(std::size_t len) { codes_.resize(committed_ + len); }
+  void drop_tail() { codes_.resize(committed_); }
+  void commit_tail(SequenceRecord record);
   void add_skipped(SkippedRecord skipped) { skipped_.push_back(std::move(skipped)); }
+  void reserve(std::size_t total_codes) { codes_.reserve(total_codes); }
   void set_source(std::string path, std::string sha256) {
     source_path_ = std::move(path);
     sha256_ = std::move(sha256);
@@ -61,6 +76,7 @@ class SequenceSet {
  private:
   std::vector<SequenceRecord> records_;
   std::vector<std::uint8_t> codes_;
+  std::size_t committed_ = 0;  // codes_ before this belong to records_
   std::vector<SkippedRecord> skipped_;
   std::string source_path_;
   std::string sha256_;

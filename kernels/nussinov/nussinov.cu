@@ -1,0 +1,768 @@
+// Nussinov CUDA kernels (see nussinov_launch.hpp for the table form and layout).
+//
+// Tiled engine, per diagonal d of tiles (tile (I, J), J = I + d), for every sequence of a group:
+//   panel    tile (I, J) += max-plus product of row panel (I, I+1..J-1) and column panel (I+1..J-1, J);
+//            register-tiled, shared-memory staged; the K range is split over several blocks when the
+//            diagonal has too few tiles to fill the GPU (split-K), the partial maxima land in scratch;
+//   reduce   max over the split-K partials (only when split);
+//   finalize one block per tile: the in-tile dependencies (m inside tile I's rows or tile J's columns)
+//            and the pair term, cell anti-diagonal by cell anti-diagonal, in shared memory.
+// Lookahead schedule (default): the panel of diagonal d skips its two edge K tiles (K = I+1 and
+// K = J-1, which lie on diagonal d-1), so it depends only on diagonals <= d-2 and runs on a second
+// stream beside finalize(d-1); finalize(d) adds the two edge products itself. Measured on the H100:
+// n = 26,000 went from 0.209 s to 0.188 s (16-bit) and 0.334 s to 0.305 s (32-bit).
+// Add-max: ptxas emits the same VIADDMNMX (DPX) for __viaddmax_*, for plain max(a + b, c) and for
+// the __vimax3 pairing, so the three Tuning::op variants time the same (kept as a knob).
+// Small sequences: one block per sequence, the whole table in shared memory (smem_fold).
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <numeric>
+#include <vector>
+
+#include "common/error.hpp"
+#include "gpu/cuda_check.hpp"
+#include "gpu/device_buffer.hpp"
+#include "kernels/nussinov/nussinov_launch.hpp"
+
+namespace screen::kernels::nussinov {
+namespace {
+
+using screen::nussinov::Params;
+constexpr int T = kTile;
+constexpr int kPanelThreads = 128;
+constexpr int kFinalThreads = 256;
+constexpr int kSmemThreads = 256;
+constexpr int kFinalLd = T + 1;
+constexpr std::size_t kFinalSmem = (3u * T * kFinalLd + 2u * T + 4u) * sizeof(int) + T * T * sizeof(std::int16_t);
+
+Tuning g_tuning{};
+
+struct SeqInfo {
+  const std::size_t* tab_off;   // first cell of each sequence's tile-packed table
+  const int* nt;                // tiles per side
+  const std::size_t* code_off;  // first code of each sequence (padded with N to nt * T codes)
+  const int* len;               // n
+};
+
+struct Diag {
+  const int* prefix;  // prefix[s] = first block-tile id of active sequence s; prefix[cnt] = tiles
+  int cnt;            // active sequences (those with nt > d, a prefix of the length-sorted group)
+  int d;
+  int koff, numK;     // the panel's K tiles: I + koff .. I + koff + numK - 1
+};
+
+__device__ __forceinline__ std::size_t dev_tile_index(int I, int J, int nt) {
+  const long long i = I;
+  return static_cast<std::size_t>(i * nt - i * (i - 1) / 2 + (J - I));
+}
+
+__device__ __forceinline__ void locate(const Diag& w, int g, int& s, int& I) {
+  int lo = 0, hi = w.cnt - 1;
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) >> 1;
+    if (w.prefix[mid] <= g)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  s = lo;
+  I = g - w.prefix[lo];
+}
+
+template <int OP>
+__device__ __forceinline__ unsigned addmax16(unsigned a, unsigned b, unsigned c) {
+  if constexpr (OP == 0) return __viaddmax_s16x2(a, b, c);
+  else return __vmaxs2(__vadd2(a, b), c);
+}
+template <int OP>
+__device__ __forceinline__ int addmax32(int a, int b, int c) {
+  if constexpr (OP == 0) return __viaddmax_s32(a, b, c);
+  else return max(a + b, c);
+}
+
+__device__ __forceinline__ unsigned dup16(unsigned h) { return (h & 0xffffu) | (h << 16); }
+
+// ---- panel product, 16-bit cells packed two to a register (s16x2) ----
+template <int OP>
+__global__ void __launch_bounds__(kPanelThreads) panel16_kernel(const std::int16_t* __restrict__ tab, SeqInfo si,
+                                                                Diag w, int S, std::int16_t* __restrict__ scratch) {
+  __shared__ __align__(16) unsigned As[T][T];      // [k][row], each value duplicated into both halves
+  __shared__ __align__(16) unsigned Bs[T][T / 2];  // [k][column pair]
+  const int g = blockIdx.x / S, split = blockIdx.x % S;
+  int s, I;
+  locate(w, g, s, I);
+  const int J = I + w.d, nt = si.nt[s];
+  const std::int16_t* base = tab + si.tab_off[s];
+  const int chunk = (w.numK + S - 1) / S;
+  const int kb = I + w.koff + split * chunk, ke = min(I + w.koff + w.numK, kb + chunk);
+  const int tid = threadIdx.x, rg = tid >> 3, wg = tid & 7;
+  unsigned acc[4][4];
+#pragma unroll
+  for (int r = 0; r < 4; ++r)
+#pragma unroll
+    for (int c = 0; c < 4; ++c) acc[r][c] = 0u;
+
+  const int la = tid & (T - 1), lpart = tid >> 6;
+  for (int K = kb; K < ke; ++K) {
+    const uint4* At = reinterpret_cast<const uint4*>(base + dev_tile_index(I, K, nt) * T * T);
+    const uint4* Bt = reinterpret_cast<const uint4*>(base + dev_tile_index(K, J, nt) * T * T);
+    uint4 av[4], bv[4];
+#pragma unroll
+    for (int l = 0; l < 4; ++l) {
+      av[l] = __ldg(At + la * (T / 8) + (l * 2 + lpart));
+      bv[l] = __ldg(Bt + l * kPanelThreads + tid);
+    }
+    __syncthreads();
+#pragma unroll
+    for (int l = 0; l < 4; ++l) {
+      const int kq = (l * 2 + lpart) * 8;
+      const unsigned wv[4] = {av[l].x, av[l].y, av[l].z, av[l].w};
+#pragma unroll
+      for (int c = 0; c < 4; ++c) {
+        As[kq + 2 * c][la] = dup16(wv[c]);
+        As[kq + 2 * c + 1][la] = dup16(wv[c] >> 16);
+      }
+      reinterpret_cast<uint4*>(&Bs[0][0])[l * kPanelThreads + tid] = bv[l];
+    }
+    __syncthreads();
+    if constexpr (OP == 2) {
+#pragma unroll 4
+      for (int k = 0; k < T; k += 2) {
+        const uint4 a0 = *reinterpret_cast<const uint4*>(&As[k][rg * 4]);
+        const uint4 b0 = *reinterpret_cast<const uint4*>(&Bs[k][wg * 4]);
+        const uint4 a1 = *reinterpret_cast<const uint4*>(&As[k + 1][rg * 4]);
+        const uint4 b1 = *reinterpret_cast<const uint4*>(&Bs[k + 1][wg * 4]);
+        const unsigned ar0[4] = {a0.x, a0.y, a0.z, a0.w}, br0[4] = {b0.x, b0.y, b0.z, b0.w};
+        const unsigned ar1[4] = {a1.x, a1.y, a1.z, a1.w}, br1[4] = {b1.x, b1.y, b1.z, b1.w};
+#pragma unroll
+        for (int r = 0; r < 4; ++r)
+#pragma unroll
+          for (int c = 0; c < 4; ++c)
+            acc[r][c] = __vimax3_s16x2(acc[r][c], __vadd2(ar0[r], br0[c]), __vadd2(ar1[r], br1[c]));
+      }
+    } else {
+#pragma unroll 8
+      for (int k = 0; k < T; ++k) {
+        const uint4 a4 = *reinterpret_cast<const uint4*>(&As[k][rg * 4]);
+        const uint4 b4 = *reinterpret_cast<const uint4*>(&Bs[k][wg * 4]);
+        const unsigned ar[4] = {a4.x, a4.y, a4.z, a4.w}, br[4] = {b4.x, b4.y, b4.z, b4.w};
+#pragma unroll
+        for (int r = 0; r < 4; ++r)
+#pragma unroll
+          for (int c = 0; c < 4; ++c) acc[r][c] = addmax16<OP>(ar[r], br[c], acc[r][c]);
+      }
+    }
+  }
+  std::int16_t* out = scratch + (static_cast<std::size_t>(g) * S + split) * T * T;
+#pragma unroll
+  for (int r = 0; r < 4; ++r)
+    reinterpret_cast<uint4*>(out + (rg * 4 + r) * T)[wg] = make_uint4(acc[r][0], acc[r][1], acc[r][2], acc[r][3]);
+}
+
+// ---- panel product, 32-bit cells ----
+template <int OP>
+__global__ void __launch_bounds__(kPanelThreads) panel32_kernel(const std::int32_t* __restrict__ tab, SeqInfo si,
+                                                                Diag w, int S, std::int32_t* __restrict__ scratch) {
+  __shared__ __align__(16) int As[T][T];  // [k][row]
+  __shared__ __align__(16) int Bs[T][T];  // [k][column]
+  const int g = blockIdx.x / S, split = blockIdx.x % S;
+  int s, I;
+  locate(w, g, s, I);
+  const int J = I + w.d, nt = si.nt[s];
+  const std::int32_t* base = tab + si.tab_off[s];
+  const int chunk = (w.numK + S - 1) / S;
+  const int kb = I + w.koff + split * chunk, ke = min(I + w.koff + w.numK, kb + chunk);
+  const int tid = threadIdx.x, rg = tid >> 3, cg = tid & 7;
+  int acc[4][8];
+#pragma unroll
+  for (int r = 0; r < 4; ++r)
+#pragma unroll
+    for (int c = 0; c < 8; ++c) acc[r][c] = 0;
+
+  const int la = tid & (T - 1), lpart = tid >> 6;
+  for (int K = kb; K < ke; ++K) {
+    const int4* At = reinterpret_cast<const int4*>(base + dev_tile_index(I, K, nt) * T * T);
+    const int4* Bt = reinterpret_cast<const int4*>(base + dev_tile_index(K, J, nt) * T * T);
+    int4 av[8], bv[8];
+#pragma unroll
+    for (int l = 0; l < 8; ++l) {
+      av[l] = __ldg(At + la * (T / 4) + (l * 2 + lpart));
+      bv[l] = __ldg(Bt + l * kPanelThreads + tid);
+    }
+    __syncthreads();
+#pragma unroll
+    for (int l = 0; l < 8; ++l) {
+      const int kq = (l * 2 + lpart) * 4;
+      As[kq][la] = av[l].x;
+      As[kq + 1][la] = av[l].y;
+      As[kq + 2][la] = av[l].z;
+      As[kq + 3][la] = av[l].w;
+      reinterpret_cast<int4*>(&Bs[0][0])[l * kPanelThreads + tid] = bv[l];
+    }
+    __syncthreads();
+    if constexpr (OP == 2) {
+#pragma unroll 2
+      for (int k = 0; k < T; k += 2) {
+        const int4 a0 = *reinterpret_cast<const int4*>(&As[k][rg * 4]);
+        const int4 b00 = *reinterpret_cast<const int4*>(&Bs[k][cg * 4]);
+        const int4 b01 = *reinterpret_cast<const int4*>(&Bs[k][32 + cg * 4]);
+        const int4 a1 = *reinterpret_cast<const int4*>(&As[k + 1][rg * 4]);
+        const int4 b10 = *reinterpret_cast<const int4*>(&Bs[k + 1][cg * 4]);
+        const int4 b11 = *reinterpret_cast<const int4*>(&Bs[k + 1][32 + cg * 4]);
+        const int ar0[4] = {a0.x, a0.y, a0.z, a0.w}, ar1[4] = {a1.x, a1.y, a1.z, a1.w};
+        const int br0[8] = {b00.x, b00.y, b00.z, b00.w, b01.x, b01.y, b01.z, b01.w};
+        const int br1[8] = {b10.x, b10.y, b10.z, b10.w, b11.x, b11.y, b11.z, b11.w};
+#pragma unroll
+        for (int r = 0; r < 4; ++r)
+#pragma unroll
+          for (int c = 0; c < 8; ++c) acc[r][c] = __vimax3_s32(acc[r][c], ar0[r] + br0[c], ar1[r] + br1[c]);
+      }
+    } else {
+#pragma unroll 4
+      for (int k = 0; k < T; ++k) {
+        const int4 a4 = *reinterpret_cast<const int4*>(&As[k][rg * 4]);
+        const int4 b0 = *reinterpret_cast<const int4*>(&Bs[k][cg * 4]);
+        const int4 b1 = *reinterpret_cast<const int4*>(&Bs[k][32 + cg * 4]);
+        const int ar[4] = {a4.x, a4.y, a4.z, a4.w};
+        const int br[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
+#pragma unroll
+        for (int r = 0; r < 4; ++r)
+#pragma unroll
+          for (int c = 0; c < 8; ++c) acc[r][c] = addmax32<OP>(ar[r], br[c], acc[r][c]);
+      }
+    }
+  }
+  std::int32_t* out = scratch + (static_cast<std::size_t>(g) * S + split) * T * T;
+#pragma unroll
+  for (int r = 0; r < 4; ++r) {
+    int4* row = reinterpret_cast<int4*>(out + (rg * 4 + r) * T);
+    row[cg] = make_int4(acc[r][0], acc[r][1], acc[r][2], acc[r][3]);
+    row[8 + cg] = make_int4(acc[r][4], acc[r][5], acc[r][6], acc[r][7]);
+  }
+}
+
+// ---- max over the split-K partials, into slice 0 of each tile ----
+template <int CB>
+__global__ void reduce_kernel(unsigned* scratch, long long words_total, int S) {
+  constexpr int W = T * T * CB / 4;  // 32-bit words per tile
+  for (long long e = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x; e < words_total;
+       e += static_cast<long long>(gridDim.x) * blockDim.x) {
+    const long long g = e / W, wi = e % W;
+    unsigned* p = scratch + g * S * W + wi;
+    unsigned v = p[0];
+    for (int k = 1; k < S; ++k) {
+      if constexpr (CB == 2) v = __vmaxs2(v, p[static_cast<long long>(k) * W]);
+      else v = static_cast<unsigned>(max(static_cast<int>(v), static_cast<int>(p[static_cast<long long>(k) * W])));
+    }
+    p[0] = v;
+  }
+}
+
+template <typename Cell>
+__device__ __forceinline__ int load_cell(const Cell* base, int nt, int i, int j) {
+  return base[dev_tile_index(i / T, j / T, nt) * T * T + (i % T) * T + (j % T)];
+}
+
+// ---- in-tile dependencies and the pair term, one block per tile ----
+// A whole tile from global memory into shared ints (row stride kFinalLd): 16-byte loads, all in
+// flight before the first store.
+template <typename Cell>
+__device__ __forceinline__ void load_tile(int* dst, const Cell* src) {
+  constexpr int per = 16 / static_cast<int>(sizeof(Cell));
+  constexpr int rounds = T * T / per / kFinalThreads;
+  const uint4* s4 = reinterpret_cast<const uint4*>(src);
+  uint4 v[rounds];
+#pragma unroll
+  for (int k = 0; k < rounds; ++k) v[k] = __ldg(s4 + k * kFinalThreads + threadIdx.x);
+#pragma unroll
+  for (int k = 0; k < rounds; ++k) {
+    const int e = (k * kFinalThreads + static_cast<int>(threadIdx.x)) * per;
+    Cell vals[per];
+    memcpy(vals, &v[k], 16);
+#pragma unroll
+    for (int x = 0; x < per; ++x) dst[(e / T) * kFinalLd + (e % T) + x] = vals[x];
+  }
+}
+
+// One block per tile of diagonal d. P (may be null): the panel's max over the middle K tiles.
+// edges: also the max-plus products over K = I+1 and K = J-1 (the lookahead schedule leaves those
+// two to this kernel, so the panel of diagonal d can run while diagonal d-1 is being finalized).
+template <typename Cell>
+__global__ void __launch_bounds__(kFinalThreads) finalize_kernel(Cell* tab, SeqInfo si, const std::uint8_t* codes,
+                                                                 Diag w, int S, const Cell* P_all, bool edges,
+                                                                 Params p, PairTable pt) {
+  extern __shared__ int fsm[];
+  int* C = fsm;
+  int* DI = C + T * kFinalLd;
+  int* DJ = DI + T * kFinalLd;
+  int* rowN = DJ + T * kFinalLd;  // rowN[b] = M(i0 + T, j0 + b)        (tile (I+1, J), row 0)
+  int* colW = rowN + T;           // colW[a] = M(i0 + a, j0 - 1)        (tile (I, J-1), column T-1)
+  int* corner = colW + T;         // M(i0 + T, j0 - 1)                  (tile (I+1, J-1))
+  std::int16_t* W = reinterpret_cast<std::int16_t*>(corner + 4);  // W[a][b]: weight of pairing (i, j-1)
+  const int g = blockIdx.x, d = w.d;
+  int s, I;
+  locate(w, g, s, I);
+  const int J = I + d, nt = si.nt[s];
+  Cell* base = tab + si.tab_off[s];
+  const std::uint8_t* seq = codes + si.code_off[s];
+  const int tid = threadIdx.x;
+  const Cell* P = P_all ? P_all + static_cast<std::size_t>(g) * S * T * T : nullptr;
+  if (P) {
+    load_tile(C, P);
+  } else {
+    for (int e = tid; e < T * T; e += kFinalThreads) C[(e / T) * kFinalLd + (e % T)] = 0;
+  }
+  // The pair weights of the tile's cells, ahead of the wavefront (keeps global reads off its path).
+  for (int e = tid; e < T * T; e += kFinalThreads) {
+    const int i = I * T + e / T, j = J * T + e % T;
+    W[e] = static_cast<std::int16_t>(j - i >= 2 ? screen::nussinov::pair_score(p, pt, seq, i, j - 1) : 0);
+  }
+  if (d >= 1 && tid < T) {
+    rowN[tid] = base[dev_tile_index(I + 1, J, nt) * T * T + tid];
+    colW[tid] = base[dev_tile_index(I, J - 1, nt) * T * T + tid * T + (T - 1)];
+    if (tid == 0) corner[0] = d >= 2 ? static_cast<int>(base[dev_tile_index(I + 1, J - 1, nt) * T * T + (T - 1)]) : 0;
+  }
+  if (edges && d >= 2) {
+    int acc[4][4];
+#pragma unroll
+    for (int r = 0; r < 4; ++r)
+#pragma unroll
+      for (int c = 0; c < 4; ++c) acc[r][c] = 0;
+    const int r0 = (tid >> 4) * 4, c0 = (tid & 15) * 4;
+    for (int e = 0; e < (d == 2 ? 1 : 2); ++e) {
+      const int K = e == 0 ? I + 1 : J - 1;
+      __syncthreads();  // DI / DJ free
+      load_tile(DI, base + dev_tile_index(I, K, nt) * T * T);
+      load_tile(DJ, base + dev_tile_index(K, J, nt) * T * T);
+      __syncthreads();
+#pragma unroll 4
+      for (int k = 0; k < T; ++k) {
+        int av[4], bv[4];
+#pragma unroll
+        for (int r = 0; r < 4; ++r) av[r] = DI[(r0 + r) * kFinalLd + k];
+#pragma unroll
+        for (int c = 0; c < 4; ++c) bv[c] = DJ[k * kFinalLd + c0 + c];
+#pragma unroll
+        for (int r = 0; r < 4; ++r)
+#pragma unroll
+          for (int c = 0; c < 4; ++c) acc[r][c] = max(acc[r][c], av[r] + bv[c]);
+      }
+    }
+#pragma unroll
+    for (int r = 0; r < 4; ++r)
+#pragma unroll
+      for (int c = 0; c < 4; ++c) {
+        int& x = C[(r0 + r) * kFinalLd + c0 + c];
+        x = max(x, acc[r][c]);
+      }
+    __syncthreads();
+  }
+  if (d >= 1) {
+    load_tile(DI, base + dev_tile_index(I, I, nt) * T * T);
+    load_tile(DJ, base + dev_tile_index(J, J, nt) * T * T);
+  }
+  __syncthreads();
+  for (int delta = d == 0 ? 0 : -(T - 1); delta < T; ++delta) {
+    // The cells of one anti-diagonal are independent and each has the same number of terms
+    // (T - 1 + delta off the diagonal); spread each cell over lpc lanes, as many as the block allows.
+    const int count = T - (delta < 0 ? -delta : delta);
+    int lpc = 4;
+    while (lpc < 32 && count * lpc * 2 <= kFinalThreads) lpc *= 2;
+    const int slot = tid / lpc, q = tid & (lpc - 1);
+    const int a = (delta < 0 ? -delta : 0) + slot, b = a + delta;
+    const bool active = slot < count;
+    int v = 0;
+    if (active) {
+      if (d == 0) {
+#pragma unroll 4
+        for (int m = a + 1 + q; m < b; m += lpc) v = max(v, C[a * kFinalLd + m] + C[m * kFinalLd + b]);
+      } else {
+#pragma unroll 4
+        for (int m = a + 1 + q; m < T; m += lpc) v = max(v, DI[a * kFinalLd + m] + C[m * kFinalLd + b]);
+#pragma unroll 4
+        for (int m = q; m < b; m += lpc) v = max(v, C[a * kFinalLd + m] + DJ[m * kFinalLd + b]);
+      }
+    }
+    for (int o = 1; o < lpc; o <<= 1) v = max(v, __shfl_xor_sync(0xffffffffu, v, o));
+    if (active && q == 0) {
+      v = max(v, C[a * kFinalLd + b]);
+      {
+        const int wgt = W[a * T + b];
+        if (wgt > 0) {
+          const int inner = (a + 1 < T && b >= 1) ? C[(a + 1) * kFinalLd + b - 1]
+                            : b >= 1                ? rowN[b - 1]
+                            : a + 1 < T             ? colW[a + 1]
+                                                    : corner[0];
+          v = max(v, inner + wgt);
+        }
+      }
+      C[a * kFinalLd + b] = v;
+    }
+    __syncthreads();
+  }
+  Cell* own = base + dev_tile_index(I, J, nt) * T * T;
+  for (int e = tid; e < T * T; e += kFinalThreads) own[e] = static_cast<Cell>(C[(e / T) * kFinalLd + (e % T)]);
+}
+
+template <typename Cell>
+__global__ void scores_kernel(const Cell* tab, SeqInfo si, int count, long long* scores) {
+  const int s = blockIdx.x * blockDim.x + threadIdx.x;
+  if (s < count) scores[s] = load_cell(tab + si.tab_off[s], si.nt[s], 0, si.len[s]);
+}
+
+// ---- small sequences: one block per sequence, table in shared memory ----
+__host__ __device__ inline int smem_ld(int n) {
+  const int D = n + 1;
+  return D + (D & 1);  // even row stride: lanes on neighbouring cells then hit different banks
+}
+
+template <typename Cell>
+__global__ void __launch_bounds__(kSmemThreads) smem_kernel(const std::uint8_t* codes, const std::size_t* code_off,
+                                                            const int* lens, Params p, PairTable pt,
+                                                            long long* scores, Cell* out, const std::size_t* out_off) {
+  extern __shared__ __align__(16) unsigned char sraw[];
+  Cell* M = reinterpret_cast<Cell*>(sraw);
+  const int s = blockIdx.x, n = lens[s], LD = smem_ld(n), D = n + 1;
+  const std::uint8_t* seq = codes + code_off[s];
+  for (int e = threadIdx.x; e < D * LD; e += kSmemThreads) M[e] = 0;
+  __syncthreads();
+  for (int len = 2; len <= n; ++len) {
+    for (int i = threadIdx.x; i + len <= n; i += kSmemThreads) {
+      const int j = i + len;
+      int v = 0;
+      const Cell* row = M + i * LD;
+      for (int m = i + 1; m < j; ++m) v = max(v, static_cast<int>(row[m]) + static_cast<int>(M[m * LD + j]));
+      const int wgt = screen::nussinov::pair_score(p, pt, seq, i, j - 1);
+      if (wgt > 0) v = max(v, static_cast<int>(M[(i + 1) * LD + j - 1]) + wgt);
+      M[i * LD + j] = static_cast<Cell>(v);
+    }
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) scores[s] = M[n];
+  if (out) {
+    const int nt = (D + T - 1) / T, side = nt * T;
+    Cell* o = out + out_off[s];
+    for (long long e = threadIdx.x; e < static_cast<long long>(side) * side; e += kSmemThreads) {
+      const int i = static_cast<int>(e / side), j = static_cast<int>(e % side);
+      if (i / T > j / T) continue;
+      o[dev_tile_index(i / T, j / T, nt) * T * T + (i % T) * T + (j % T)] =
+          (i <= j && j <= n) ? M[i * LD + j] : Cell(0);
+    }
+  }
+}
+
+// ---- host side ----
+int device_sms(int device) {
+  int sms = 0;
+  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  return sms;
+}
+
+int panel_capacity(int cell_bytes, int device) {
+  int per_sm = 0;
+  if (cell_bytes == 2)
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, panel16_kernel<0>, kPanelThreads, 0));
+  else
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, panel32_kernel<0>, kPanelThreads, 0));
+  return std::max(1, per_sm) * device_sms(device);
+}
+
+struct Plan {
+  std::vector<int> order;             // group index by position (sorted by nt, descending)
+  std::vector<int> nt, len;           // per position
+  std::vector<std::size_t> tab_off, code_off;
+  std::size_t tab_cells = 0, code_bytes = 0;
+  int max_nt = 0;
+  std::vector<int> prefix_all;        // per diagonal: cnt + 1 prefix entries
+  std::vector<std::size_t> prefix_at;
+  std::vector<int> cnt, tiles, splits;  // splits = 0: no panel on that diagonal
+  bool lookahead = true;
+  std::size_t scratch_cells = 0;        // per scratch buffer (two when lookahead)
+};
+
+// The panel's K tiles of diagonal d: I+1 .. J-1, or I+2 .. J-2 with the lookahead schedule (the two
+// edge tiles, on diagonal d-1, are then done by the finalize kernel).
+int panel_koff(const Plan& pl) { return pl.lookahead ? 2 : 1; }
+int panel_numk(const Plan& pl, int d) { return std::max(0, pl.lookahead ? d - 3 : d - 1); }
+
+Plan make_plan(const std::vector<int>& lengths, int cell_bytes, int device) {
+  Plan pl;
+  const int ns = static_cast<int>(lengths.size());
+  pl.order.resize(static_cast<std::size_t>(ns));
+  std::iota(pl.order.begin(), pl.order.end(), 0);
+  std::stable_sort(pl.order.begin(), pl.order.end(),
+                   [&](int x, int y) { return lengths[static_cast<std::size_t>(x)] > lengths[static_cast<std::size_t>(y)]; });
+  for (int k = 0; k < ns; ++k) {
+    const int n = lengths[static_cast<std::size_t>(pl.order[static_cast<std::size_t>(k)])];
+    const int nt = tiles_per_side(n);
+    pl.len.push_back(n);
+    pl.nt.push_back(nt);
+    pl.tab_off.push_back(pl.tab_cells);
+    pl.code_off.push_back(pl.code_bytes);
+    pl.tab_cells += tile_count(nt) * T * T;
+    pl.code_bytes += static_cast<std::size_t>(nt) * T;
+    pl.max_nt = std::max(pl.max_nt, nt);
+  }
+  pl.lookahead = g_tuning.lookahead;
+  const int cap = panel_capacity(cell_bytes, device);
+  const long long target = static_cast<long long>(std::max(1, g_tuning.split_waves)) * cap;
+  for (int d = 0; d < pl.max_nt; ++d) {
+    pl.prefix_at.push_back(pl.prefix_all.size());
+    int c = 0, total = 0;
+    pl.prefix_all.push_back(0);
+    while (c < ns && pl.nt[static_cast<std::size_t>(c)] > d) {
+      total += pl.nt[static_cast<std::size_t>(c)] - d;
+      pl.prefix_all.push_back(total);
+      ++c;
+    }
+    const int numK = panel_numk(pl, d);
+    int S = numK > 0 ? 1 : 0;
+    if (numK > 0 && total < target) S = static_cast<int>(std::min<long long>(numK, (target + total - 1) / total));
+    pl.cnt.push_back(c);
+    pl.tiles.push_back(total);
+    pl.splits.push_back(S);
+    if (S > 0) pl.scratch_cells = std::max(pl.scratch_cells, static_cast<std::size_t>(total) * S * T * T);
+  }
+  return pl;
+}
+
+// The two streams and the events that order them (destroyed on scope exit, also on a throw).
+struct Streams {
+  cudaStream_t fin = nullptr, pan = nullptr;
+  cudaEvent_t fin_done[4] = {}, pan_done = nullptr;
+  Streams() {
+    CUDA_CHECK(cudaStreamCreateWithFlags(&fin, cudaStreamNonBlocking));
+    CUDA_CHECK(cudaStreamCreateWithFlags(&pan, cudaStreamNonBlocking));
+    for (auto& e : fin_done) {
+      CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+      CUDA_CHECK(cudaEventRecord(e, fin));  // "done" before anything runs
+    }
+    CUDA_CHECK(cudaEventCreateWithFlags(&pan_done, cudaEventDisableTiming));
+  }
+  ~Streams() {
+    if (fin) cudaStreamSynchronize(fin);
+    if (pan) cudaStreamSynchronize(pan);
+    for (auto e : fin_done)
+      if (e) cudaEventDestroy(e);
+    if (pan_done) cudaEventDestroy(pan_done);
+    if (pan) cudaStreamDestroy(pan);
+    if (fin) cudaStreamDestroy(fin);
+  }
+  Streams(const Streams&) = delete;
+  Streams& operator=(const Streams&) = delete;
+};
+
+template <typename Cell>
+void run_tiled(const std::vector<const std::uint8_t*>& seqs, const Plan& pl, const Params& p, bool keep_tables,
+               GroupOutput& out) {
+  const int ns = static_cast<int>(pl.order.size());
+  const PairTable pt = make_pair_table(p.weights);
+  // sequences, padded with N up to nt * T codes
+  std::vector<std::uint8_t> codes(pl.code_bytes, static_cast<std::uint8_t>(seq::N));
+  for (int k = 0; k < ns; ++k)
+    std::copy(seqs[static_cast<std::size_t>(pl.order[static_cast<std::size_t>(k)])],
+              seqs[static_cast<std::size_t>(pl.order[static_cast<std::size_t>(k)])] + pl.len[static_cast<std::size_t>(k)],
+              codes.begin() + static_cast<std::ptrdiff_t>(pl.code_off[static_cast<std::size_t>(k)]));
+  gpu::DeviceBuffer<Cell> tab(pl.tab_cells), scratch0(std::max<std::size_t>(pl.scratch_cells, 1)),
+      scratch1(pl.lookahead ? std::max<std::size_t>(pl.scratch_cells, 1) : 0);
+  gpu::DeviceBuffer<std::uint8_t> dcodes;
+  gpu::DeviceBuffer<std::size_t> dtab_off, dcode_off;
+  gpu::DeviceBuffer<int> dnt, dlen, dprefix;
+  gpu::DeviceBuffer<long long> dscores(static_cast<std::size_t>(ns));
+  dcodes.upload(codes);
+  dtab_off.upload(pl.tab_off);
+  dcode_off.upload(pl.code_off);
+  dnt.upload(pl.nt);
+  dlen.upload(pl.len);
+  dprefix.upload(pl.prefix_all);
+  CUDA_CHECK(cudaStreamSynchronize(nullptr));  // the uploads ran on the default stream; the kernels use others
+  const SeqInfo si{dtab_off.get(), dnt.get(), dcode_off.get(), dlen.get()};
+  CUDA_CHECK(cudaFuncSetAttribute(finalize_kernel<Cell>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                  static_cast<int>(kFinalSmem)));
+  const int op = static_cast<int>(g_tuning.op);
+  // Two streams: finalize(d) on `fin`, panel(d) on `pan`. With the lookahead schedule panel(d) needs
+  // only diagonals <= d-2 (its K range skips the two edge tiles), so it runs beside finalize(d-1);
+  // scratch alternates between two buffers by the parity of d.
+  Streams st;
+  for (int d = 0; d < pl.max_nt; ++d) {
+    const auto du = static_cast<std::size_t>(d);
+    const Diag w{dprefix.get() + pl.prefix_at[du], pl.cnt[du], d, panel_koff(pl), panel_numk(pl, d)};
+    const int tiles = pl.tiles[du], S = pl.splits[du];
+    Cell* scratch = (pl.lookahead && (d & 1)) ? scratch1.get() : scratch0.get();
+    if (S > 0) {
+      if (pl.lookahead) {
+        CUDA_CHECK(cudaStreamWaitEvent(st.pan, st.fin_done[(d + 2) % 4], 0));  // finalize(d-2)
+      } else {
+        CUDA_CHECK(cudaStreamWaitEvent(st.pan, st.fin_done[(d + 3) % 4], 0));  // finalize(d-1)
+      }
+      const unsigned blocks = static_cast<unsigned>(tiles) * static_cast<unsigned>(S);
+      if constexpr (sizeof(Cell) == 2) {
+        if (op == 1) panel16_kernel<1><<<blocks, kPanelThreads, 0, st.pan>>>(tab.get(), si, w, S, scratch);
+        else if (op == 2) panel16_kernel<2><<<blocks, kPanelThreads, 0, st.pan>>>(tab.get(), si, w, S, scratch);
+        else panel16_kernel<0><<<blocks, kPanelThreads, 0, st.pan>>>(tab.get(), si, w, S, scratch);
+      } else {
+        if (op == 1) panel32_kernel<1><<<blocks, kPanelThreads, 0, st.pan>>>(tab.get(), si, w, S, scratch);
+        else if (op == 2) panel32_kernel<2><<<blocks, kPanelThreads, 0, st.pan>>>(tab.get(), si, w, S, scratch);
+        else panel32_kernel<0><<<blocks, kPanelThreads, 0, st.pan>>>(tab.get(), si, w, S, scratch);
+      }
+      CUDA_CHECK_LAUNCH();
+      if (S > 1) {
+        const long long words = static_cast<long long>(tiles) * (T * T * static_cast<int>(sizeof(Cell)) / 4);
+        const int rb = static_cast<int>(std::min<long long>((words + 255) / 256, 8192));
+        reduce_kernel<static_cast<int>(sizeof(Cell))>
+            <<<rb, 256, 0, st.pan>>>(reinterpret_cast<unsigned*>(scratch), words, S);
+        CUDA_CHECK_LAUNCH();
+      }
+      CUDA_CHECK(cudaEventRecord(st.pan_done, st.pan));
+      CUDA_CHECK(cudaStreamWaitEvent(st.fin, st.pan_done, 0));
+    }
+    finalize_kernel<Cell><<<static_cast<unsigned>(tiles), kFinalThreads, kFinalSmem, st.fin>>>(
+        tab.get(), si, dcodes.get(), w, S, S > 0 ? scratch : nullptr, pl.lookahead, p, pt);
+    CUDA_CHECK_LAUNCH();
+    CUDA_CHECK(cudaEventRecord(st.fin_done[d % 4], st.fin));
+  }
+  CUDA_CHECK(cudaStreamSynchronize(st.fin));
+  scores_kernel<Cell><<<(ns + 127) / 128, 128>>>(tab.get(), si, ns, dscores.get());
+  CUDA_CHECK_LAUNCH();
+  const auto sc = dscores.to_host();  // synchronizes
+  out.cell_bytes = static_cast<int>(sizeof(Cell));
+  out.scores.assign(static_cast<std::size_t>(ns), 0);
+  for (int k = 0; k < ns; ++k) out.scores[static_cast<std::size_t>(pl.order[static_cast<std::size_t>(k)])] = sc[static_cast<std::size_t>(k)];
+  if (keep_tables) {
+    auto& tables = [&]() -> std::vector<std::vector<Cell>>& {
+      if constexpr (sizeof(Cell) == 2) return out.tables16;
+      else return out.tables32;
+    }();
+    tables.assign(static_cast<std::size_t>(ns), {});
+    for (int k = 0; k < ns; ++k) {
+      const std::size_t cells = tile_count(pl.nt[static_cast<std::size_t>(k)]) * T * T;
+      auto& t = tables[static_cast<std::size_t>(pl.order[static_cast<std::size_t>(k)])];
+      t.resize(cells);
+      CUDA_CHECK(cudaMemcpy(t.data(), tab.get() + pl.tab_off[static_cast<std::size_t>(k)], cells * sizeof(Cell),
+                            cudaMemcpyDeviceToHost));
+    }
+  }
+}
+
+template <typename Cell>
+void run_smem(const std::vector<const std::uint8_t*>& seqs, const std::vector<int>& lengths, const Params& p,
+              bool keep_tables, GroupOutput& out, int /*device*/) {
+  const int ns = static_cast<int>(seqs.size());
+  std::vector<int> order(static_cast<std::size_t>(ns));
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int x, int y) {
+    return lengths[static_cast<std::size_t>(x)] > lengths[static_cast<std::size_t>(y)];
+  });
+  std::vector<std::uint8_t> codes;
+  std::vector<std::size_t> code_off, out_off;
+  std::vector<int> lens;
+  std::size_t out_cells = 0;
+  int max_n = 0;
+  for (int k = 0; k < ns; ++k) {
+    const auto o = static_cast<std::size_t>(order[static_cast<std::size_t>(k)]);
+    const int n = lengths[o];
+    code_off.push_back(codes.size());
+    codes.insert(codes.end(), seqs[o], seqs[o] + n);
+    codes.push_back(static_cast<std::uint8_t>(seq::N));
+    lens.push_back(n);
+    out_off.push_back(out_cells);
+    out_cells += tile_count(tiles_per_side(n)) * T * T;
+    max_n = std::max(max_n, n);
+  }
+  const PairTable pt = make_pair_table(p.weights);
+  gpu::DeviceBuffer<std::uint8_t> dcodes;
+  gpu::DeviceBuffer<std::size_t> dcode_off, dout_off;
+  gpu::DeviceBuffer<int> dlens;
+  gpu::DeviceBuffer<long long> dscores(static_cast<std::size_t>(ns));
+  gpu::DeviceBuffer<Cell> dout;
+  dcodes.upload(codes);
+  dcode_off.upload(code_off);
+  dout_off.upload(out_off);
+  dlens.upload(lens);
+  if (keep_tables) dout.allocate(out_cells);
+  const std::size_t smem = static_cast<std::size_t>(max_n + 1) * static_cast<std::size_t>(smem_ld(max_n)) * sizeof(Cell);
+  CUDA_CHECK(cudaFuncSetAttribute(smem_kernel<Cell>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+  smem_kernel<Cell><<<static_cast<unsigned>(ns), kSmemThreads, smem>>>(dcodes.get(), dcode_off.get(), dlens.get(), p,
+                                                                        pt, dscores.get(), keep_tables ? dout.get() : nullptr,
+                                                                        dout_off.get());
+  CUDA_CHECK_LAUNCH();
+  const auto sc = dscores.to_host();
+  out.cell_bytes = static_cast<int>(sizeof(Cell));
+  out.scores.assign(static_cast<std::size_t>(ns), 0);
+  for (int k = 0; k < ns; ++k) out.scores[static_cast<std::size_t>(order[static_cast<std::size_t>(k)])] = sc[static_cast<std::size_t>(k)];
+  if (keep_tables) {
+    auto& tables = [&]() -> std::vector<std::vector<Cell>>& {
+      if constexpr (sizeof(Cell) == 2) return out.tables16;
+      else return out.tables32;
+    }();
+    tables.assign(static_cast<std::size_t>(ns), {});
+    const auto all = dout.to_host();
+    for (int k = 0; k < ns; ++k) {
+      const std::size_t cells = tile_count(tiles_per_side(lens[static_cast<std::size_t>(k)])) * T * T;
+      const auto from = all.begin() + static_cast<std::ptrdiff_t>(out_off[static_cast<std::size_t>(k)]);
+      tables[static_cast<std::size_t>(order[static_cast<std::size_t>(k)])].assign(from, from + static_cast<std::ptrdiff_t>(cells));
+    }
+  }
+}
+
+}  // namespace
+
+void set_tuning(const Tuning& t) { g_tuning = t; }
+Tuning tuning() { return g_tuning; }
+
+int cell_bytes_for(int max_n, const Params& p) {
+  if (g_tuning.force_cell_bytes == 2 || g_tuning.force_cell_bytes == 4) {
+    if (g_tuning.force_cell_bytes == 2 && screen::nussinov::max_possible_score(max_n, p.weights) > 32767)
+      throw UsageError("nussinov GPU: 16-bit cells forced but the score bound does not fit int16");
+    return g_tuning.force_cell_bytes;
+  }
+  return screen::nussinov::max_possible_score(max_n, p.weights) <= 32767 ? 2 : 4;
+}
+
+std::size_t tiled_bytes(const std::vector<int>& lengths, int cell_bytes, int device) {
+  if (lengths.empty()) return 0;
+  const Plan pl = make_plan(lengths, cell_bytes, device);
+  const auto cb = static_cast<std::size_t>(cell_bytes);
+  return (pl.tab_cells + (pl.lookahead ? 2 : 1) * std::max<std::size_t>(pl.scratch_cells, 1)) * cb + pl.code_bytes +
+         pl.prefix_all.size() * sizeof(int) + lengths.size() * (2 * sizeof(std::size_t) + 2 * sizeof(int) + 8) + (1u << 20);
+}
+
+void tiled_fold(const std::vector<const std::uint8_t*>& seqs, const std::vector<int>& lengths, const Params& p,
+                int cell_bytes, bool keep_tables, GroupOutput& out, int device) {
+  out = GroupOutput{};
+  if (seqs.empty()) return;
+  for (int n : lengths)
+    if (n <= 0) throw UsageError("nussinov tiled_fold: every sequence needs at least one base");
+  CUDA_CHECK(cudaSetDevice(device));
+  const Plan pl = make_plan(lengths, cell_bytes, device);
+  if (cell_bytes == 2) run_tiled<std::int16_t>(seqs, pl, p, keep_tables, out);
+  else run_tiled<std::int32_t>(seqs, pl, p, keep_tables, out);
+}
+
+int smem_max_n(int cell_bytes) { return cell_bytes == 2 ? 280 : 192; }
+
+std::size_t smem_bytes(const std::vector<int>& lengths, int cell_bytes, bool keep_tables) {
+  std::size_t b = 1u << 20;
+  for (int n : lengths) {
+    b += static_cast<std::size_t>(n) + 1 + 2 * sizeof(std::size_t) + sizeof(int) + sizeof(long long);
+    if (keep_tables) b += tile_count(tiles_per_side(n)) * T * T * static_cast<std::size_t>(cell_bytes);
+  }
+  return b;
+}
+
+void smem_fold(const std::vector<const std::uint8_t*>& seqs, const std::vector<int>& lengths, const Params& p,
+               int cell_bytes, bool keep_tables, GroupOutput& out, int device) {
+  out = GroupOutput{};
+  if (seqs.empty()) return;
+  for (int n : lengths)
+    if (n <= 0 || n > smem_max_n(cell_bytes))
+      throw UsageError("nussinov smem_fold: sequence length outside 1.." + std::to_string(smem_max_n(cell_bytes)));
+  CUDA_CHECK(cudaSetDevice(device));
+  if (cell_bytes == 2) run_smem<std::int16_t>(seqs, lengths, p, keep_tables, out, device);
+  else run_smem<std::int32_t>(seqs, lengths, p, keep_tables, out, device);
+}
+
+}  // namespace screen::kernels::nussinov

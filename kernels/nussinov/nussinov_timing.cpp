@@ -1,0 +1,335 @@
+// nussinov_gpu_timing: times the Nussinov GPU path for the notes, and checks what it times.
+//   nussinov_gpu_timing [--sizes 2000,6000,...] [--ops N] [--hairpins FILE] [--genome FILE]
+//                       [--cpu-check-max N] [--reps R]
+// --sizes: fold_gpu_long, score only, random sequences (unit weights, min_loop 3); seconds and
+//          updates/s (n^3/6 max-plus updates). Scores are checked against fold_cpu up to --cpu-check-max.
+// --ops N: compare the add-max variants (DPX viaddmax, plain add+max, vimax3) at n = N, both widths.
+// --hairpins: fold_gpu_batch over a FASTA set, score only and with tracebacks (checked against the reference).
+// --genome: fold_gpu_long on the one sequence of a FASTA file, score only and with traceback.
+// Exit status 1 if any check fails. Times are printed, never judged.
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "kernels/nussinov/nussinov_launch.hpp"
+#include "stages/nussinov/cpu.hpp"
+#include "stages/nussinov/cuda.hpp"
+#include "stages/nussinov/reference.hpp"
+#include "stages/nussinov/traceback.hpp"
+
+namespace nu = screen::nussinov;
+namespace knl = screen::kernels::nussinov;
+
+namespace {
+
+int failures = 0;
+
+double now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+std::uint8_t code(char c) {
+  switch (c) {
+    case 'A': case 'a': return 0;
+    case 'C': case 'c': return 1;
+    case 'G': case 'g': return 2;
+    case 'U': case 'u': case 'T': case 't': return 3;
+    default: return 4;
+  }
+}
+
+std::vector<std::vector<std::uint8_t>> read_fasta(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) {
+    std::fprintf(stderr, "cannot read %s\n", path.c_str());
+    std::exit(2);
+  }
+  std::vector<std::vector<std::uint8_t>> out;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line[0] == '>') {
+      out.emplace_back();
+    } else if (!out.empty()) {
+      for (char c : line)
+        if (c != '\r' && c != ' ') out.back().push_back(code(c));
+    }
+  }
+  return out;
+}
+
+std::vector<std::uint8_t> random_seq(int n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::vector<std::uint8_t> s(static_cast<std::size_t>(n));
+  for (auto& c : s) c = static_cast<std::uint8_t>(rng() & 3u);
+  return s;
+}
+
+void check(bool ok, const std::string& what) {
+  if (!ok) {
+    ++failures;
+    std::printf("CHECK FAILED: %s\n", what.c_str());
+  }
+}
+
+double updates(double n) { return n * n * n / 6.0; }
+
+void time_sizes(const std::vector<int>& sizes, int cpu_check_max, int reps) {
+  nu::Params p;
+  std::printf("\n%-8s %-6s %-12s %-14s %s\n", "n", "cell", "seconds", "updates/s", "check");
+  for (int n : sizes) {
+    const auto s = random_seq(n, 1000u + static_cast<unsigned>(n));
+    double best = 1e30;
+    long long score = -1;
+    for (int r = 0; r < reps; ++r) {
+      const double t0 = now();
+      const auto res = nu::fold_gpu_long(s.data(), n, p, false);
+      best = std::min(best, now() - t0);
+      score = res.score;
+    }
+    std::string chk = "-";
+    if (n <= cpu_check_max) {
+      const auto c = nu::fold_cpu(s.data(), n, p, false);
+      check(c.score == score, "n=" + std::to_string(n) + " gpu score " + std::to_string(score) + " cpu " +
+                                  std::to_string(c.score));
+      chk = c.score == score ? "== fold_cpu" : "MISMATCH";
+    }
+    std::printf("%-8d %-6d %-12.4f %-14.3e %s (score %lld)\n", n, knl::cell_bytes_for(n, p) * 8, best,
+                updates(n) / best, chk.c_str(), score);
+    std::fflush(stdout);
+  }
+}
+
+void time_ops(int n) {
+  nu::Params p;
+  const auto s = random_seq(n, 77u);
+  std::printf("\nadd-max variants at n = %d (fold_gpu_long, score only, best of 3)\n", n);
+  std::printf("%-6s %-8s %-12s %-14s %s\n", "cell", "op", "seconds", "updates/s", "score");
+  const char* names[] = {"dpx", "plain", "vimax3"};
+  for (int cb : {2, 4}) {
+    long long ref = -1;
+    for (int op = 0; op < 3; ++op) {
+      knl::Tuning t;
+      t.force_cell_bytes = cb;
+      t.op = static_cast<knl::AddMaxOp>(op);
+      knl::set_tuning(t);
+      double best = 1e30;
+      long long score = -1;
+      for (int r = 0; r < 3; ++r) {
+        const double t0 = now();
+        score = nu::fold_gpu_long(s.data(), n, p, false).score;
+        best = std::min(best, now() - t0);
+      }
+      if (ref < 0) ref = score;
+      check(score == ref, "op variant score differs");
+      std::printf("%-6d %-8s %-12.4f %-14.3e %lld\n", cb * 8, names[op], best, updates(n) / best, score);
+      std::fflush(stdout);
+    }
+  }
+  knl::set_tuning(knl::Tuning{});
+}
+
+void time_hairpins(const std::string& path) {
+  const auto recs = read_fasta(path);
+  std::vector<const std::uint8_t*> seqs;
+  std::vector<int> lens;
+  long long total = 0;
+  double upd = 0;
+  for (const auto& r : recs) {
+    seqs.push_back(r.data());
+    lens.push_back(static_cast<int>(r.size()));
+    total += static_cast<long long>(r.size());
+    upd += updates(static_cast<double>(r.size()));
+  }
+  nu::Params p;
+  nu::fold_gpu_batch(seqs, lens, p, false);  // warm-up
+  double t0 = now();
+  const auto sc = nu::fold_gpu_batch(seqs, lens, p, false);
+  const double t_score = now() - t0;
+  t0 = now();
+  const auto tb = nu::fold_gpu_batch(seqs, lens, p, true);
+  const double t_tb = now() - t0;
+  // reference on all cores
+  std::vector<nu::FoldResult> ref(recs.size());
+  const unsigned nth = std::max(1u, std::thread::hardware_concurrency());
+  std::vector<std::thread> pool;
+  for (unsigned w = 0; w < nth; ++w)
+    pool.emplace_back([&, w] {
+      for (std::size_t k = w; k < recs.size(); k += nth) ref[k] = nu::fold_reference(seqs[k], lens[k], p, true);
+    });
+  for (auto& th : pool) th.join();
+  int bad = 0;
+  for (std::size_t k = 0; k < recs.size(); ++k)
+    bad += (sc[k].score != ref[k].score) + (tb[k].score != ref[k].score) + (tb[k].structure != ref[k].structure);
+  check(bad == 0, "hairpins differ from the reference: " + std::to_string(bad));
+  std::printf("\nhairpins %s: %zu sequences, %lld nt: score only %.4f s (%.3e updates/s), with traceback %.4f s; "
+              "reference equal: %s\n",
+              path.c_str(), recs.size(), total, t_score, upd / t_score, t_tb, bad == 0 ? "yes" : "NO");
+}
+
+// Many transcript-like sequences (uniform lengths 200..3000 nt) in one fold_gpu_batch call, score
+// only; 48 of them checked against fold_cpu (one thread each, all cores).
+void time_transcripts(int count) {
+  std::mt19937 rng(4242u);
+  std::vector<std::vector<std::uint8_t>> recs;
+  double upd = 0;
+  long long total = 0;
+  for (int k = 0; k < count; ++k) {
+    const int n = 200 + static_cast<int>(rng() % 2801u);
+    recs.push_back(random_seq(n, 9000u + static_cast<unsigned>(k)));
+    upd += updates(n);
+    total += n;
+  }
+  std::vector<const std::uint8_t*> seqs;
+  std::vector<int> lens;
+  for (const auto& r : recs) {
+    seqs.push_back(r.data());
+    lens.push_back(static_cast<int>(r.size()));
+  }
+  nu::Params p;
+  const double t0 = now();
+  const auto res = nu::fold_gpu_batch(seqs, lens, p, false);
+  const double t = now() - t0;
+  std::vector<int> bad(48, 0);
+  std::vector<std::thread> pool;
+  for (int w = 0; w < 48; ++w)
+    pool.emplace_back([&, w] {
+      const std::size_t k = static_cast<std::size_t>(w) * recs.size() / 48;
+      bad[static_cast<std::size_t>(w)] = nu::fold_cpu(seqs[k], lens[k], p, false, 1).score != res[k].score;
+    });
+  for (auto& th : pool) th.join();
+  int nbad = 0;
+  for (int b : bad) nbad += b;
+  check(nbad == 0, "transcripts differ from fold_cpu: " + std::to_string(nbad));
+  std::printf("\ntranscripts: %d random sequences of 200..3000 nt (%lld nt) in one fold_gpu_batch: %.4f s "
+              "(%.3e updates/s); 48 sampled == fold_cpu: %s\n",
+              count, total, t, upd / t, nbad == 0 ? "yes" : "NO");
+}
+
+void time_genome(const std::string& path, int cpu_check_max) {
+  const auto recs = read_fasta(path);
+  if (recs.empty()) return;
+  const auto& s = recs[0];
+  const int n = static_cast<int>(s.size());
+  nu::Params p;
+  double t0 = now();
+  const auto r = nu::fold_gpu_long(s.data(), n, p, false);
+  const double t_score = now() - t0;
+  t0 = now();
+  const auto rt = nu::fold_gpu_long(s.data(), n, p, true);
+  const double t_tb = now() - t0;
+  check(rt.score == r.score, "genome score with/without traceback");
+  check(nu::score_structure(s.data(), n, p, rt.structure) == r.score, "genome structure rescore");
+  std::string chk = "rescore ok";
+  if (n <= cpu_check_max) {
+    const auto c = nu::fold_cpu(s.data(), n, p, false);
+    check(c.score == r.score, "genome vs fold_cpu");
+    chk += c.score == r.score ? ", == fold_cpu" : ", fold_cpu MISMATCH";
+  }
+  std::printf("\ngenome %s: n = %d, score %lld: score only %.4f s (%.3e updates/s), with traceback %.4f s; %s\n",
+              path.c_str(), n, r.score, t_score, updates(n) / t_score, t_tb, chk.c_str());
+}
+
+void compare_lookahead(int n) {
+  nu::Params p;
+  const auto s = random_seq(n, 79u);
+  std::printf("\nschedule at n = %d (best of 3)\n", n);
+  long long ref = -1;
+  for (int cb : {2, 4})
+    for (bool la : {false, true}) {
+      knl::Tuning t;
+      t.lookahead = la;
+      t.force_cell_bytes = cb;
+      knl::set_tuning(t);
+      double best = 1e30;
+      long long score = -1;
+      for (int r = 0; r < 3; ++r) {
+        const double t0 = now();
+        score = nu::fold_gpu_long(s.data(), n, p, false).score;
+        best = std::min(best, now() - t0);
+      }
+      if (ref < 0) ref = score;
+      check(score == ref, "schedule variant score differs");
+      std::printf("%2d-bit %-22s %.4f s  %.3e updates/s  score %lld\n", cb * 8,
+                  la ? "lookahead (2 streams)" : "plain (1 stream)", best, updates(n) / best, score);
+    }
+  knl::set_tuning(knl::Tuning{});
+}
+
+void sweep_waves(int n) {
+  nu::Params p;
+  const auto s = random_seq(n, 78u);
+  std::printf("\nsplit-K target waves at n = %d (16-bit, dpx, best of 3)\n", n);
+  for (int waves : {1, 2, 4, 8}) {
+    knl::Tuning t;
+    t.split_waves = waves;
+    knl::set_tuning(t);
+    double best = 1e30;
+    for (int r = 0; r < 3; ++r) {
+      const double t0 = now();
+      nu::fold_gpu_long(s.data(), n, p, false);
+      best = std::min(best, now() - t0);
+    }
+    std::printf("waves %-3d %.4f s  %.3e updates/s\n", waves, best, updates(n) / best);
+  }
+  knl::set_tuning(knl::Tuning{});
+}
+
+std::vector<int> parse_list(const std::string& s) {
+  std::vector<int> v;
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, ',')) v.push_back(std::stoi(item));
+  return v;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<int> sizes;
+  std::string hairpins, genome;
+  int ops_n = 0, waves_n = 0, transcripts = 0, cpu_check_max = 10000, reps = 2;
+  for (int a = 1; a < argc; ++a) {
+    const std::string k = argv[a];
+    const std::string v = a + 1 < argc ? argv[a + 1] : "";
+    if (k == "--sizes") sizes = parse_list(v), ++a;
+    else if (k == "--ops") ops_n = std::stoi(v), ++a;
+    else if (k == "--waves") waves_n = std::stoi(v), ++a;
+    else if (k == "--transcripts") transcripts = std::stoi(v), ++a;
+    else if (k == "--hairpins") hairpins = v, ++a;
+    else if (k == "--genome") genome = v, ++a;
+    else if (k == "--cpu-check-max") cpu_check_max = std::stoi(v), ++a;
+    else if (k == "--reps") reps = std::stoi(v), ++a;
+    else {
+      std::fprintf(stderr, "unknown argument %s\n", k.c_str());
+      return 2;
+    }
+  }
+  if (!nu::gpu_available()) {
+    std::printf("no GPU\n");
+    return 2;
+  }
+  {  // warm-up: module load, context
+    const auto s = random_seq(3000, 5u);
+    nu::fold_gpu_long(s.data(), 3000, nu::Params{}, false);
+  }
+  try {
+    if (ops_n > 0) time_ops(ops_n);
+    if (waves_n > 0) compare_lookahead(waves_n);
+    if (waves_n > 0) sweep_waves(waves_n);
+    if (!sizes.empty()) time_sizes(sizes, cpu_check_max, reps);
+    if (!hairpins.empty()) time_hairpins(hairpins);
+    if (transcripts > 0) time_transcripts(transcripts);
+    if (!genome.empty()) time_genome(genome, cpu_check_max);
+  } catch (const std::exception& e) {
+    std::printf("error: %s\n", e.what());
+    return 1;
+  }
+  std::printf("\n%s\n", failures == 0 ? "all checks passed" : "SOME CHECKS FAILED");
+  return failures == 0 ? 0 : 1;
+}

@@ -1,0 +1,46 @@
+#pragma once
+// The batch interface of the miRanda stage: every query of a SequenceSet against every target of
+// another, on the CPU, through the reference (align_pair per pair) or the fast path (SIMD scan of
+// the target stream per query, then the exact post-processing per pair), with OpenMP. Results are
+// the same for every method, thread count and ISA, in (query, target) order.
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "seq/sequence_set.hpp"
+#include "stages/miranda/cpu_scan.hpp"
+#include "stages/miranda/reference.hpp"
+
+namespace screen::miranda {
+
+enum class Method { reference, cpu };
+
+// "reference" or "cpu" (throws UsageError otherwise).
+Method parse_method(const std::string& text);
+const char* method_name(Method m);
+
+struct BatchOptions {
+  Method method = Method::cpu;
+  int threads = 0;                  // 0: omp_get_max_threads()
+  ScanIsa isa = ScanIsa::automatic;  // the fast path's scan
+  // Queries query_begin..query_end-1 (clamped to the set) against every target.
+  std::size_t query_begin = 0;
+  std::size_t query_end = static_cast<std::size_t>(-1);
+  // The letters of each record as read (for display: miRanda prints T or U, and IUPAC letters, as
+  // the input had them), or nullptr: A C G U N.
+  const std::vector<std::string>* query_letters = nullptr;
+  const std::vector<std::string>* target_letters = nullptr;
+  // Called now and then from one thread with the number of (query, target) pairs of this call
+  // whose scan is complete.
+  std::function<void(std::size_t pairs_done)> progress;
+};
+
+// The pairs with at least one hit (or truncated), ordered by query, then target; each PairResult
+// carries its query_index and target_index.
+std::vector<PairResult> align_batch(const seq::SequenceSet& queries, const seq::SequenceSet& targets,
+                                    const Params& params, Method method = Method::cpu, int threads = 0);
+std::vector<PairResult> align_batch(const seq::SequenceSet& queries, const seq::SequenceSet& targets,
+                                    const Params& params, const BatchOptions& options);
+
+}  // namespace screen::miranda

@@ -1,0 +1,205 @@
+// Host side of the Nussinov CUDA path: memory planning, grouping, and the traceback (traceback.hpp,
+// on the host, over the tile-packed table copied back). The kernels are kernels/nussinov/.
+#include "stages/nussinov/cuda.hpp"
+
+#include <cuda_runtime.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "common/error.hpp"
+#include "gpu/cuda_check.hpp"
+#include "gpu/device_info.hpp"
+#include "kernels/nussinov/nussinov_launch.hpp"
+#include "stages/nussinov/traceback.hpp"
+
+namespace screen::nussinov {
+namespace knl = screen::kernels::nussinov;
+
+namespace {
+
+// Host memory allowed for the tables of one group copied back for tracebacks.
+constexpr std::size_t kHostTableBudget = std::size_t{8} << 30;
+
+void require_device(int device) {
+  const int count = gpu::gpu_count();
+  if (count == 0) throw ResourceError("Nussinov on the GPU: " + gpu::no_gpu_reason());
+  if (device < 0 || device >= count)
+    throw ResourceError(fmt::format("Nussinov on the GPU: no GPU {} (this machine has {})", device, count));
+}
+
+// Free device memory this path may use: what cudaMemGetInfo reports, less a reserve for the
+// runtime and other users (256 MiB or 2% of the card, whichever is larger).
+std::size_t device_budget(int device) {
+  CUDA_CHECK(cudaSetDevice(device));
+  std::size_t free = 0, total = 0;
+  CUDA_CHECK(cudaMemGetInfo(&free, &total));
+  const std::size_t reserve = std::max<std::size_t>(std::size_t{256} << 20, total / 50);
+  return free > reserve ? free - reserve : 0;
+}
+
+double gib(std::size_t b) { return static_cast<double>(b) / static_cast<double>(std::size_t{1} << 30); }
+
+std::size_t table_bytes(int n, int cell_bytes) {
+  return knl::tile_count(knl::tiles_per_side(n)) * knl::kTile * knl::kTile * static_cast<std::size_t>(cell_bytes);
+}
+
+template <class Cell>
+std::string trace_packed(const std::uint8_t* s, int n, const Params& p, const std::vector<Cell>& tab) {
+  const int nt = knl::tiles_per_side(n);
+  // N(i, j) = M(i, j+1); N of an empty interval (i > j) is 0.
+  return traceback(s, n, p, [&](int i, int j) -> int {
+    return i > j ? 0 : static_cast<int>(tab[knl::cell_offset(i, j + 1, nt)]);
+  });
+}
+
+// Tracebacks of one group (in parallel over its sequences); frees each table once used. gs/gl are
+// the group's sequences, idx[k] the position of group member k in `out`.
+void trace_group(const std::vector<const std::uint8_t*>& gs, const std::vector<int>& gl, const Params& p,
+                 knl::GroupOutput& g, std::vector<FoldResult>& out, const std::vector<int>& idx) {
+  const int count = static_cast<int>(idx.size());
+  std::vector<std::string> errors(idx.size());
+#pragma omp parallel for schedule(dynamic, 1)
+  for (int k = 0; k < count; ++k) {
+    const auto ku = static_cast<std::size_t>(k);
+    auto& r = out[static_cast<std::size_t>(idx[ku])];
+    try {
+      if (g.cell_bytes == 2) {
+        r.structure = trace_packed(gs[ku], gl[ku], p, g.tables16[ku]);
+        std::vector<std::int16_t>().swap(g.tables16[ku]);
+      } else {
+        r.structure = trace_packed(gs[ku], gl[ku], p, g.tables32[ku]);
+        std::vector<std::int32_t>().swap(g.tables32[ku]);
+      }
+    } catch (const std::exception& e) {
+      errors[ku] = e.what();
+    }
+  }
+  for (const auto& e : errors)
+    if (!e.empty()) throw Error(ExitCode::internal, "Nussinov GPU traceback: " + e);
+}
+
+// Runs one group (indices into seqs) through the tiled engine or the shared-memory kernel.
+void run_group(bool small, const std::vector<const std::uint8_t*>& seqs, const std::vector<int>& lengths,
+               const std::vector<int>& idx, const Params& p, int cell_bytes, bool with_traceback,
+               std::vector<FoldResult>& out, int device) {
+  std::vector<const std::uint8_t*> gs;
+  std::vector<int> gl;
+  for (int k : idx) {
+    gs.push_back(seqs[static_cast<std::size_t>(k)]);
+    gl.push_back(lengths[static_cast<std::size_t>(k)]);
+  }
+  knl::GroupOutput g;
+  if (small) knl::smem_fold(gs, gl, p, cell_bytes, with_traceback, g, device);
+  else knl::tiled_fold(gs, gl, p, cell_bytes, with_traceback, g, device);
+  for (std::size_t k = 0; k < idx.size(); ++k) out[static_cast<std::size_t>(idx[k])].score = g.scores[k];
+  if (with_traceback) trace_group(gs, gl, p, g, out, idx);
+}
+
+}  // namespace
+
+bool gpu_available() { return gpu::gpu_count() > 0; }
+
+FoldResult fold_gpu_long(const std::uint8_t* s, int n, const Params& p, bool with_traceback, int device) {
+  FoldResult r;
+  if (n <= 0) return r;
+  require_device(device);
+  const int cb = knl::cell_bytes_for(n, p);
+  const std::vector<int> lengths{n};
+  const std::size_t need = knl::tiled_bytes(lengths, cb, device);
+  const std::size_t budget = device_budget(device);
+  if (need > budget)
+    throw ResourceError(fmt::format(
+        "Nussinov on the GPU: a sequence of {} nt needs {:.2f} GiB of GPU memory ({}-bit cells), but GPU {} has "
+        "{:.2f} GiB free to use; fold it on the CPU or on a larger GPU",
+        n, gib(need), cb * 8, device, gib(budget)));
+  std::vector<FoldResult> out(1);
+  run_group(false, {s}, lengths, {0}, p, cb, with_traceback, out, device);
+  return out[0];
+}
+
+std::vector<FoldResult> fold_gpu_batch(const std::vector<const std::uint8_t*>& seqs, const std::vector<int>& lengths,
+                                       const Params& p, bool with_traceback, int device) {
+  if (seqs.size() != lengths.size()) throw UsageError("fold_gpu_batch: seqs and lengths differ in size");
+  std::vector<FoldResult> out(seqs.size());
+  std::vector<int> order;
+  for (std::size_t k = 0; k < seqs.size(); ++k)
+    if (lengths[k] > 0) order.push_back(static_cast<int>(k));
+  if (order.empty()) return out;
+  require_device(device);
+  std::stable_sort(order.begin(), order.end(), [&](int x, int y) {
+    return lengths[static_cast<std::size_t>(x)] > lengths[static_cast<std::size_t>(y)];
+  });
+  const std::size_t budget = device_budget(device);
+
+  // Short sequences: shared-memory kernel, one block each (width by the longest short one).
+  std::vector<int> small, large;
+  {
+    const int cb_small = knl::cell_bytes_for(knl::smem_max_n(2), p);
+    const int limit = knl::smem_max_n(cb_small);
+    for (int k : order) (lengths[static_cast<std::size_t>(k)] <= limit ? small : large).push_back(k);
+  }
+  if (!small.empty()) {
+    const int cb = knl::cell_bytes_for(lengths[static_cast<std::size_t>(small.front())], p);
+    std::vector<int> group;
+    std::vector<int> gl;
+    std::size_t host = 0;
+    auto flush = [&] {
+      if (!group.empty()) run_group(true, seqs, lengths, group, p, cb, with_traceback, out, device);
+      group.clear();
+      gl.clear();
+      host = 0;
+    };
+    for (int k : small) {
+      const int n = lengths[static_cast<std::size_t>(k)];
+      gl.push_back(n);
+      const std::size_t tb = with_traceback ? table_bytes(n, cb) : 0;
+      if (!group.empty() && (knl::smem_bytes(gl, cb, with_traceback) > budget || host + tb > kHostTableBudget)) {
+        gl.pop_back();
+        flush();
+        gl.push_back(n);
+      }
+      group.push_back(k);
+      host += tb;
+    }
+    flush();
+  }
+
+  // Longer ones: the tiled engine, greedy groups (longest first) that fit the GPU.
+  std::size_t pos = 0;
+  while (pos < large.size()) {
+    const int n0 = lengths[static_cast<std::size_t>(large[pos])];
+    const int cb = knl::cell_bytes_for(n0, p);
+    std::vector<int> gl{n0};
+    const std::size_t need0 = knl::tiled_bytes(gl, cb, device);
+    if (need0 > budget)
+      throw ResourceError(fmt::format(
+          "Nussinov on the GPU: sequence {} ({} nt) needs {:.2f} GiB of GPU memory ({}-bit cells), but GPU {} has "
+          "{:.2f} GiB free to use; fold it on the CPU or on a larger GPU",
+          large[pos] + 1, n0, gib(need0), cb * 8, device, gib(budget)));
+    // Table bytes grow by one sequence at a time; the scratch and the rest are bounded by need0's
+    // overheads plus a margin per added sequence, so plan with the exact estimate every 64 additions.
+    std::size_t end = pos + 1, host = with_traceback ? table_bytes(n0, cb) : 0;
+    std::size_t tab = table_bytes(n0, cb);
+    std::size_t overhead = need0 - tab;
+    while (end < large.size()) {
+      const int n = lengths[static_cast<std::size_t>(large[end])];
+      const std::size_t t = table_bytes(n, cb);
+      const std::size_t extra = static_cast<std::size_t>(knl::tiles_per_side(n)) * knl::kTile * knl::kTile *
+                                    static_cast<std::size_t>(cb) +
+                                static_cast<std::size_t>(n) + 1024;  // scratch tiles, codes, indices
+      if (tab + t + overhead + extra > budget) break;
+      if (with_traceback && host + t > kHostTableBudget) break;
+      tab += t;
+      overhead += extra;
+      host += with_traceback ? t : 0;
+      ++end;
+    }
+    std::vector<int> group(large.begin() + static_cast<std::ptrdiff_t>(pos), large.begin() + static_cast<std::ptrdiff_t>(end));
+    run_group(false, seqs, lengths, group, p, cb, with_traceback, out, device);
+    pos = end;
+  }
+  return out;
+}
+
+}  // namespace screen::nussinov

@@ -1,0 +1,222 @@
+// The Nussinov GPU path (fold_gpu_batch, fold_gpu_long) against the reference: scores and structures
+// identical on random sequences of many lengths and parameter sets, both cell widths, every structure
+// re-scoring to its score; memory planning refuses what cannot fit with a ResourceError.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "common/error.hpp"
+#include "kernels/nussinov/nussinov_launch.hpp"
+#include "stages/nussinov/cuda.hpp"
+#include "stages/nussinov/reference.hpp"
+#include "stages/nussinov/traceback.hpp"
+#include "tests/gpu/gpu_test_util.hpp"
+
+namespace {
+
+namespace nu = screen::nussinov;
+namespace knl = screen::kernels::nussinov;
+
+// Runs fn(k) for k in [0, count) on all cores (the reference is O(n^3) on one core per call).
+template <class Fn>
+void parallel_for(std::size_t count, Fn fn) {
+  const unsigned nth = std::max(1u, std::thread::hardware_concurrency());
+  std::atomic<std::size_t> next{0};
+  std::vector<std::thread> pool;
+  for (unsigned w = 0; w < nth; ++w)
+    pool.emplace_back([&] {
+      for (std::size_t k = next++; k < count; k = next++) fn(k);
+    });
+  for (auto& t : pool) t.join();
+}
+
+// Sets the cell width (0 = automatic) and the schedule; restores the defaults on scope exit.
+struct TuningGuard {
+  TuningGuard(int force_cell_bytes, bool lookahead) {
+    knl::Tuning t;
+    t.force_cell_bytes = force_cell_bytes;
+    t.lookahead = lookahead;
+    knl::set_tuning(t);
+  }
+  ~TuningGuard() { knl::set_tuning(knl::Tuning{}); }
+};
+
+struct Case {
+  nu::Params p;
+  std::string name;
+};
+
+nu::Params make_params(int min_loop, int max_span, double cg, double au, double gu) {
+  nu::Params p;
+  p.min_loop = min_loop;
+  p.max_span = max_span;
+  p.weights = screen::make_pair_weights(cg, au, gu, "test");
+  return p;
+}
+
+std::vector<Case> parameter_cases() {
+  std::vector<Case> cases;
+  const double w[3][3] = {{1, 1, 1}, {3, 2, 1}, {3, 1, 1.5}};
+  const char* wn[3] = {"unit", "3,2,1", "3,1,1.5"};
+  int k = 0;
+  for (int wi = 0; wi < 3; ++wi)
+    for (int ml = 0; ml <= 4; ++ml) {
+      const int span = (k % 3 == 0) ? 0 : (k % 3 == 1 ? 40 : 150);
+      cases.push_back({make_params(ml, span, w[wi][0], w[wi][1], w[wi][2]),
+                       std::string(wn[wi]) + " min_loop " + std::to_string(ml) + " max_span " + std::to_string(span)});
+      ++k;
+    }
+  return cases;
+}
+
+std::vector<std::uint8_t> random_seq(std::mt19937& rng, int n) {
+  std::vector<std::uint8_t> s(static_cast<std::size_t>(n));
+  for (auto& c : s) {
+    const unsigned r = rng() % 64u;
+    c = static_cast<std::uint8_t>(r == 0 ? 4u : r & 3u);  // about 1 in 64 is N
+  }
+  return s;
+}
+
+// One parameter case: fold seqs by batch and by long, compare with the reference.
+void compare_case(const Case& c, const std::vector<std::vector<std::uint8_t>>& seqs, const std::string& label) {
+  std::vector<const std::uint8_t*> ptrs;
+  std::vector<int> lens;
+  for (const auto& s : seqs) {
+    ptrs.push_back(s.data());
+    lens.push_back(static_cast<int>(s.size()));
+  }
+  std::vector<nu::FoldResult> ref(seqs.size());
+  parallel_for(seqs.size(), [&](std::size_t k) { ref[k] = nu::fold_reference(ptrs[k], lens[k], c.p, true); });
+  const auto batch = nu::fold_gpu_batch(ptrs, lens, c.p, true);
+  const auto batch_scores = nu::fold_gpu_batch(ptrs, lens, c.p, false);
+  ASSERT_EQ(batch.size(), seqs.size());
+  int bad = 0;
+  for (std::size_t k = 0; k < seqs.size(); ++k) {
+    const auto lg = nu::fold_gpu_long(ptrs[k], lens[k], c.p, true);
+    const bool ok = batch[k].score == ref[k].score && batch[k].structure == ref[k].structure &&
+                    batch_scores[k].score == ref[k].score && lg.score == ref[k].score &&
+                    lg.structure == ref[k].structure &&
+                    nu::score_structure(ptrs[k], lens[k], c.p, lg.structure) == lg.score;
+    if (!ok && ++bad <= 5)
+      ADD_FAILURE() << label << " [" << c.name << "] n=" << lens[k] << ": ref " << ref[k].score << " batch "
+                    << batch[k].score << " batch(score only) " << batch_scores[k].score << " long " << lg.score
+                    << (batch[k].structure == ref[k].structure ? "" : " (batch structure differs)")
+                    << (lg.structure == ref[k].structure ? "" : " (long structure differs)");
+  }
+  EXPECT_EQ(bad, 0) << label << " [" << c.name << "]";
+}
+
+void random_cases(int force_cell_bytes, bool lookahead, int per_case, unsigned seed) {
+  TuningGuard guard(force_cell_bytes, lookahead);
+  std::mt19937 rng(seed);
+  for (const auto& c : parameter_cases()) {
+    std::vector<std::vector<std::uint8_t>> seqs;
+    for (int k = 0; k < per_case; ++k) {
+      // lengths over 1..400, with the tile edges (63..66, 127..130) and the shared-memory limits
+      // (192, 280) hit often
+      static const int edges[] = {1, 2, 3, 4, 5, 63, 64, 65, 66, 127, 128, 129, 192, 193, 280, 281};
+      const int n = (k % 5 == 0) ? edges[static_cast<std::size_t>(k / 5) % 16] : 1 + static_cast<int>(rng() % 400u);
+      seqs.push_back(random_seq(rng, n));
+    }
+    compare_case(c, seqs, "cells " + std::to_string(force_cell_bytes ? force_cell_bytes * 8 : 0));
+    if (testing::Test::HasFailure()) return;
+  }
+}
+
+TEST(NussinovGpu, RandomSequencesMatchReferenceAutoWidth) {
+  SCREEN_REQUIRE_GPU();
+  random_cases(0, true, 70, 2024u);  // 15 parameter cases x 70 = 1,050 sequences, 16-bit cells
+}
+
+TEST(NussinovGpu, RandomSequencesMatchReferenceForced32Bit) {
+  SCREEN_REQUIRE_GPU();
+  random_cases(4, false, 24, 99u);  // the 32-bit kernels on the same mix (360 sequences), one-stream schedule
+}
+
+TEST(NussinovGpu, LargeWeightsChoose32BitAndMatch) {
+  SCREEN_REQUIRE_GPU();
+  // max_possible_score(400) = 200 * 1000 > 32767: the automatic choice is 32-bit cells.
+  const Case c{make_params(3, 0, 1000, 7, 999.5), "large weights"};
+  EXPECT_EQ(knl::cell_bytes_for(400, c.p), 4);
+  EXPECT_EQ(knl::cell_bytes_for(400, nu::Params{}), 2);
+  std::mt19937 rng(7u);
+  std::vector<std::vector<std::uint8_t>> seqs;
+  for (int k = 0; k < 60; ++k) seqs.push_back(random_seq(rng, 1 + static_cast<int>(rng() % 400u)));
+  compare_case(c, seqs, "auto 32-bit");
+}
+
+TEST(NussinovGpu, LongSequencesMatchReference) {
+  SCREEN_REQUIRE_GPU();
+  std::mt19937 rng(31337u);
+  const Case cases[3] = {{make_params(3, 0, 1, 1, 1), "unit min_loop 3"},
+                         {make_params(1, 700, 3, 2, 1), "3,2,1 min_loop 1 max_span 700"},
+                         {make_params(0, 0, 3, 1, 1.5), "3,1,1.5 min_loop 0"}};
+  std::vector<std::vector<std::uint8_t>> seqs;
+  for (int k = 0; k < 12; ++k) seqs.push_back(random_seq(rng, 2000 + k * 272));  // 2,000 .. 4,992 nt
+  std::vector<const std::uint8_t*> ptrs;
+  std::vector<int> lens;
+  for (const auto& s : seqs) {
+    ptrs.push_back(s.data());
+    lens.push_back(static_cast<int>(s.size()));
+  }
+  std::vector<nu::FoldResult> ref(seqs.size());
+  parallel_for(seqs.size(), [&](std::size_t k) { ref[k] = nu::fold_reference(ptrs[k], lens[k], cases[k % 3].p, true); });
+  for (int ci = 0; ci < 3; ++ci) {
+    std::vector<const std::uint8_t*> bp;
+    std::vector<int> bl;
+    std::vector<std::size_t> bi;
+    for (std::size_t k = static_cast<std::size_t>(ci); k < seqs.size(); k += 3) {
+      bp.push_back(ptrs[k]);
+      bl.push_back(lens[k]);
+      bi.push_back(k);
+    }
+    const auto batch = nu::fold_gpu_batch(bp, bl, cases[ci].p, true);
+    for (std::size_t m = 0; m < bi.size(); ++m) {
+      const std::size_t k = bi[m];
+      const auto lg = nu::fold_gpu_long(ptrs[k], lens[k], cases[ci].p, true);
+      EXPECT_EQ(lg.score, ref[k].score) << cases[ci].name << " n=" << lens[k];
+      EXPECT_EQ(batch[m].score, ref[k].score) << cases[ci].name << " n=" << lens[k];
+      EXPECT_TRUE(lg.structure == ref[k].structure) << cases[ci].name << " n=" << lens[k] << " long structure";
+      EXPECT_TRUE(batch[m].structure == ref[k].structure) << cases[ci].name << " n=" << lens[k] << " batch structure";
+      EXPECT_EQ(nu::score_structure(ptrs[k], lens[k], cases[ci].p, lg.structure), ref[k].score);
+    }
+  }
+}
+
+TEST(NussinovGpu, EmptyAndMixedBatch) {
+  SCREEN_REQUIRE_GPU();
+  const nu::Params p;
+  const auto r0 = nu::fold_gpu_long(nullptr, 0, p, true);
+  EXPECT_EQ(r0.score, 0);
+  EXPECT_EQ(r0.structure, "");
+  std::mt19937 rng(5u);
+  const auto a = random_seq(rng, 50), b = random_seq(rng, 700);
+  const auto out = nu::fold_gpu_batch({a.data(), nullptr, b.data()}, {50, 0, 700}, p, true);
+  ASSERT_EQ(out.size(), 3u);
+  EXPECT_EQ(out[1].score, 0);
+  EXPECT_EQ(out[1].structure, "");
+  EXPECT_EQ(out[0].score, nu::fold_reference(a.data(), 50, p, false).score);
+  EXPECT_EQ(out[2].structure, nu::fold_reference(b.data(), 700, p, true).structure);
+}
+
+TEST(NussinovGpu, TooLargeForTheGpuIsAResourceError) {
+  SCREEN_REQUIRE_GPU();
+  const int n = 3'000'000;  // a 32-bit packed triangle of 18 TB
+  std::vector<std::uint8_t> s(static_cast<std::size_t>(n), 0);
+  const nu::Params p;
+  try {
+    nu::fold_gpu_long(s.data(), n, p, false);
+    ADD_FAILURE() << "expected ResourceError";
+  } catch (const screen::ResourceError& e) {
+    EXPECT_NE(std::string(e.what()).find("GiB"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(nu::fold_gpu_batch({s.data()}, {n}, p, false), screen::ResourceError);
+}
+
+}  // namespace

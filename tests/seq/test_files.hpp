@@ -1,0 +1,36 @@
+#pragma once
+// Helpers for the sequence tests: a temporary directory, files written from strings (plain or
+// gzip through zlib), and random FASTA text.
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace screen::seq::test {
+
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::string& path() const { return path_; }
+  std::string file(const std::string& name) const { return path_ + "/" + name; }
+
+ private:
+  std::string path_;
+};
+
+void write_file(const std::string& path, const std::string& bytes);
+std::string read_file(const std::string& path);
+// One gzip member holding `content`, written with zlib's gzopen/gzwrite.
+void write_gzip(const std::string& path, const std::string& content, int level = 6);
+// The bytes of one gzip member holding `content`.
+std::string gzip_bytes(const std::string& content, int level = 6);
+
+// Random FASTA: `records` records named r0, r1, ... of min_len..max_len letters from `alphabet`,
+// wrapped at `width`, with `eol` line endings.
+std::string random_fasta(std::mt19937_64& rng, int records, int min_len, int max_len, int width = 60,
+                         const std::string& eol = "\n", const std::string& alphabet = "ACGT");
+
+}  // namespace screen::seq::test
