@@ -101,7 +101,8 @@ class Progress {
 
 seq::SequenceSet read_input(const std::string& path, const char* what) {
   seq::FastaOptions fo;
-  fo.mask_x = true;  // miRanda reads X as a masked base
+  fo.mask_x = true;           // miRanda reads X as a masked base
+  fo.skip_whitespace = true;  // and ignores white space inside a record
   seq::SequenceSet set = seq::read_fasta(path, fo);
   for (const auto& skipped : set.skipped())
     spdlog::warn("{}: {} record '{}' skipped: {}", path, what, skipped.name, skipped.reason);

@@ -139,8 +139,11 @@ bool FastaParser::special_byte(unsigned char byte, std::uint8_t cls, std::size_t
     return true;
   }
   if (cls == kStrippable && options_.strip_invalid) return false;
+  if (cls == kSpace && (options_.skip_whitespace || options_.strip_invalid)) return false;
   std::string hint;
-  if (cls == kStrippable)
+  if (cls == kSpace)
+    hint = "white space inside a sequence line is accepted only with skip_whitespace or strip_invalid";
+  else if (cls == kStrippable)
     hint = "gaps, digits and white space inside a sequence line are accepted only with strip_invalid";
   else if (cls == kMaskX)
     hint = "X is read as N only with mask_x";

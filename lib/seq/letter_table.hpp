@@ -11,7 +11,8 @@ namespace screen::seq::detail {
 
 // Values >= kNotACode are not codes. Their bits say why.
 constexpr std::uint8_t kNotACode = 8;
-constexpr std::uint8_t kStrippable = 8;   // gap '-' '.', digit or white space: dropped with strip_invalid
+constexpr std::uint8_t kStrippable = 8;   // gap '-' '.' or digit: dropped with strip_invalid
+constexpr std::uint8_t kSpace = 64;       // white space: dropped with skip_whitespace or strip_invalid
 constexpr std::uint8_t kMaskX = 16;       // 'X'/'x': N with mask_x, invalid otherwise
 constexpr std::uint8_t kInvalid = 32;     // anything else
 
@@ -31,7 +32,8 @@ constexpr std::array<std::uint8_t, 256> make_letter_table() {
   t['X'] = t['x'] = kMaskX;
   t['-'] = t['.'] = kStrippable;
   for (char d = '0'; d <= '9'; ++d) t[static_cast<unsigned char>(d)] = kStrippable;
-  t[' '] = t['\t'] = t['\r'] = t['\v'] = t['\f'] = kStrippable;
+  t['\r'] = kStrippable;  // a '\r' not ending a line
+  t[' '] = t['\t'] = t['\v'] = t['\f'] = kSpace;
   return t;
 }
 

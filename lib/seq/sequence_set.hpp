@@ -32,6 +32,7 @@ struct FastaOptions {
   std::size_t max_length = 0;    // 0 = no limit; records longer are skipped (listed in skipped())
   bool mask_x = false;           // accept X as a masked base (N), as miRanda does
   bool strip_invalid = false;    // drop gaps ('-', '.'), digits and white space inside sequence lines
+  bool skip_whitespace = false;  // drop white space inside sequence lines only (miRanda ignores it)
   bool skip_bad_records = false; // a record with an invalid character is skipped with a warning, not an error
 };
 

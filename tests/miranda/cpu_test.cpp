@@ -152,8 +152,9 @@ RandomCase make_case(std::mt19937& rng) {
   const ScoreModel m = make_score_model(c.params);
   const int span = std::max(1, max_positive_span(lq, m));
   std::vector<int> borders;
+  const int warm = (span + 2 + 31) / 32 * 32;  // as cpu_scan.cpp lays lanes out
   for (int lanes : {8, 16}) {
-    const int quota = std::max((lr + lanes - 1) / lanes, 4 * (span + 2));
+    const int quota = std::max((lr + lanes - 1) / lanes, 4 * warm);
     for (int b = quota; b < lr; b += quota) borders.push_back(b);
   }
   const int sites = static_cast<int>(rng() % 5);

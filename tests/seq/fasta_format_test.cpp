@@ -115,6 +115,20 @@ TEST(Fasta, StripInvalid) {
   EXPECT_THROW(parse_fasta(">a\nAC-J\n", "mem.fa", opt), InputError);
 }
 
+TEST(Fasta, SkipWhitespaceDropsOnlyWhiteSpace) {
+  FastaOptions opt;
+  opt.skip_whitespace = true;
+  const SequenceSet set = parse_fasta(">a\nAC GU\tA \n  CG\r\n", "mem.fa", opt);
+  EXPECT_EQ(set.letters(0), "ACGUACG");
+  // Gaps and digits are still errors, with their position.
+  try {
+    parse_fasta(">a\nAC G-U\n", "mem.fa", opt);
+    FAIL() << "a gap was accepted";
+  } catch (const InputError& e) {
+    EXPECT_EQ(std::string(e.what()).rfind("mem.fa:2:5: invalid character '-'", 0), 0u) << e.what();
+  }
+}
+
 TEST(Fasta, LengthLimitsSkipWithReasons) {
   FastaOptions opt;
   opt.min_length = 3;

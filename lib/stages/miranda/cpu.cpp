@@ -9,6 +9,19 @@
 
 namespace screen::miranda {
 
+int alignment_window_begin(int query_length, int end_column, int score, int gain, const ScoreModel& m) {
+  const int span = max_positive_span(query_length, m);
+  if (span < 0) return 1;
+  // The cheapest gap cost, as max_positive_span takes it (positive).
+  int g = -m.extend;
+  for (const int c : {-m.open, -m.seed_open, -m.seed_extend}) g = std::min(g, c);
+  const int extra = score >= gain ? 0 : (gain - score) / g;
+  const long long begin = static_cast<long long>(end_column) - query_length - extra - 2;
+  // Never a longer window than the reference's bound (both are exact).
+  const int reference = traceback_window_begin(query_length, end_column, m);
+  return static_cast<int>(std::max<long long>({1LL, begin, static_cast<long long>(reference)}));
+}
+
 PairResult finish_pair(const SeqView& query, const SeqView& target, const Params& params,
                        const ScoreModel& model, std::vector<Candidate> candidates,
                        std::size_t query_index, std::size_t target_index) {
@@ -26,9 +39,10 @@ PairResult finish_pair(const SeqView& query, const SeqView& target, const Params
   };
   std::vector<std::size_t> by_begin(survivors.size());
   std::vector<int> begins(survivors.size());
+  const int gain = max_cell_gain(lq, model);
   for (std::size_t k = 0; k < survivors.size(); ++k) {
     by_begin[k] = k;
-    begins[k] = traceback_window_begin(lq, survivors[k].j, model);
+    begins[k] = alignment_window_begin(lq, survivors[k].j, survivors[k].score, gain, model);
   }
   std::sort(by_begin.begin(), by_begin.end(), [&](std::size_t a, std::size_t b) {
     return begins[a] != begins[b] ? begins[a] < begins[b] : a < b;

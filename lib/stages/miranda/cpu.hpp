@@ -11,6 +11,21 @@
 
 namespace screen::miranda {
 
+// First column of a DP window on which trace_back from a candidate (end_column, score) gives the
+// same alignment as on the whole target; `gain` is max_cell_gain(query_length, m). Tighter than
+// traceback_window_begin (about Lq + (gain - score) / g columns instead of 2 x max_positive_span),
+// by this argument: the traced path is the chain of remembered predecessors from the end cell; every
+// cell on it has a positive value (the walk stops at the first cell whose best is <= 0), and each
+// prefix of the path is that cell's optimal path. Its A and C steps use distinct rows (at most Lq),
+// and its gap costs total (sum of its cell scores) - score <= gain - score, so it has at most
+// (gain - score) / g query gaps, g the cheapest gap cost: it spans at most
+// Lq + (gain - score) / g columns. A window holding the path (and a boundary column before it)
+// reproduces every value on the path (the window's DP can only be lower than the whole target's,
+// apart from negative B values descending from the boundary, and holds the path itself), and no
+// value beside the path that a predecessor choice compares with can rise above its true value, so
+// every choice, and the stop, are the same.
+int alignment_window_begin(int query_length, int end_column, int score, int gain, const ScoreModel& m);
+
 // Candidates (every candidate cell of the pair, any order) -> hits in report order. Throws
 // Error(internal) if a traceback window does not reproduce a candidate's score.
 PairResult finish_pair(const SeqView& query, const SeqView& target, const Params& params,

@@ -171,13 +171,7 @@ bool scan_fits_16bit(int lq, const ScoreModel& m) {
 
 namespace {
 
-// Part of a lane: columns ws..re of one target, computed from a zero boundary at ws - 1; columns
-// rb..re are reported. The lane reaches column ws at step step0.
-struct Segment {
-  std::size_t target = 0;
-  int ws = 1, rb = 1, re = 0;
-  int step0 = 0;
-};
+using Segment = ScanSegment;
 
 struct Sink {
   const std::vector<std::vector<Segment>>* lanes = nullptr;
@@ -197,38 +191,16 @@ void emit_candidate(void* p, int lane, int step, int row, int score, int state) 
                                                             static_cast<std::uint8_t>(state)}});
 }
 
-}  // namespace
-
-void scan_candidates(const SeqView& query, const SeqView* targets, const ScanPiece* pieces,
-                     std::size_t n_pieces, const ScoreModel& m, ScanIsa isa,
-                     std::vector<TargetCandidate>& out, ScanWorkspace& ws) {
-  using namespace scan_detail;
-  if (query.length == 0 || query.length > static_cast<std::size_t>(1) << 20) {
-    if (query.length == 0) return;
-    throw Error(ExitCode::input, "miranda: query too long");
-  }
-  const int lq = static_cast<int>(query.length);
-  const int span = max_positive_span(lq, m);
-  const int threshold = std::max(m.threshold, 1);
-  if (span >= 0 && threshold > max_cell_gain(lq, m)) return;  // no cell can reach the threshold
-  isa = resolve_scan_isa(isa);
-  if (isa != ScanIsa::scalar && !scan_fits_16bit(lq, m)) isa = ScanIsa::scalar;
-  const int lanes = scan_lanes(isa);
-
-  long long total = 0;
-  for (std::size_t p = 0; p < n_pieces; ++p) {
-    const ScanPiece& piece = pieces[p];
-    if (piece.col_end < piece.col_begin) continue;
-    if (piece.col_begin < 1 || static_cast<std::size_t>(piece.col_end) > targets[piece.target].length)
-      throw Error(ExitCode::internal, "miranda: scan piece out of the target's range");
-    total += piece.col_end - piece.col_begin + 1;
-  }
-  if (total == 0) return;
-
+// Cuts the pieces into lane quotas and fills ws.lanes, ws.steps, ws.idx and the resets.
+void build_layout(const SeqView* targets, const ScanPiece* pieces, std::size_t n_pieces, long long total, int lanes,
+                  int warm, ScanWorkspace& ws) {
+  using scan_detail::encode_code;
+  ws.key_targets = nullptr;  // invalid until complete
   // Lane quotas of reported columns; short streams use fewer lanes so that warm-ups stay small.
   long long quota = (total + lanes - 1) / lanes;
-  if (span >= 0) quota = std::max(quota, 4LL * (span + 2));
-  std::vector<std::vector<Segment>> lane_segs(static_cast<std::size_t>(lanes));
+  if (warm >= 0) quota = std::max(quota, 4LL * warm);
+  std::vector<std::vector<Segment>>& lane_segs = ws.lanes;
+  lane_segs.assign(static_cast<std::size_t>(lanes), {});
   std::vector<long long> lane_steps(static_cast<std::size_t>(lanes), 0);
   std::size_t p = 0;
   while (p < n_pieces && pieces[p].col_end < pieces[p].col_begin) ++p;
@@ -242,7 +214,7 @@ void scan_candidates(const SeqView& query, const SeqView* targets, const ScanPie
       s.target = piece.target;
       s.rb = static_cast<int>(pos);
       s.re = static_cast<int>(pos + take - 1);
-      s.ws = span < 0 ? 1 : std::max(1, s.rb - (span + 2));
+      s.ws = warm < 0 ? 1 : std::max(1, s.rb - warm);
       const auto l = static_cast<std::size_t>(lane);
       if (lane_steps[l] > INT_MAX / 2) throw Error(ExitCode::internal, "miranda: scan block too large");
       s.step0 = static_cast<int>(lane_steps[l]);
@@ -282,6 +254,53 @@ void scan_candidates(const SeqView& query, const SeqView* targets, const ScanPie
     }
     ws.reset_masks[ws.reset_masks.size() - L + static_cast<std::size_t>(lane)] = 0;
   }
+  ws.steps = steps;
+  ws.key_pieces.assign(pieces, pieces + n_pieces);
+  ws.key_lanes = lanes;
+  ws.key_span = warm;
+  ws.key_targets = targets;
+}
+
+}  // namespace
+
+void scan_candidates(const SeqView& query, const SeqView* targets, const ScanPiece* pieces,
+                     std::size_t n_pieces, const ScoreModel& m, ScanIsa isa,
+                     std::vector<TargetCandidate>& out, ScanWorkspace& ws) {
+  using namespace scan_detail;
+  if (query.length == 0 || query.length > static_cast<std::size_t>(1) << 20) {
+    if (query.length == 0) return;
+    throw Error(ExitCode::input, "miranda: query too long");
+  }
+  const int lq = static_cast<int>(query.length);
+  const int span = max_positive_span(lq, m);
+  const int threshold = std::max(m.threshold, 1);
+  if (span >= 0 && threshold > max_cell_gain(lq, m)) return;  // no cell can reach the threshold
+  isa = resolve_scan_isa(isa);
+  if (isa != ScanIsa::scalar && !scan_fits_16bit(lq, m)) isa = ScanIsa::scalar;
+  const int lanes = scan_lanes(isa);
+
+  long long total = 0;
+  for (std::size_t p = 0; p < n_pieces; ++p) {
+    const ScanPiece& piece = pieces[p];
+    if (piece.col_end < piece.col_begin) continue;
+    if (piece.col_begin < 1 || static_cast<std::size_t>(piece.col_end) > targets[piece.target].length)
+      throw Error(ExitCode::internal, "miranda: scan piece out of the target's range");
+    total += piece.col_end - piece.col_begin + 1;
+  }
+  if (total == 0) return;
+
+  // Warm-up columns before a lane's first reported column: at least max_positive_span + 2, rounded
+  // up so that queries of similar lengths share one layout; -1: from the target's first column.
+  const int warm = span < 0 ? -1 : (span + 2 + 31) / 32 * 32;
+  const bool same_layout = ws.key_targets == targets && ws.key_lanes == lanes && ws.key_span == warm &&
+                           ws.key_pieces.size() == n_pieces &&
+                           std::equal(pieces, pieces + n_pieces, ws.key_pieces.begin(),
+                                      [](const ScanPiece& a, const ScanPiece& b) {
+                                        return a.target == b.target && a.col_begin == b.col_begin &&
+                                               a.col_end == b.col_end;
+                                      });
+  if (!same_layout) build_layout(targets, pieces, n_pieces, total, lanes, warm, ws);
+  const long long steps = ws.steps;
 
   // The query's rows: profile per row, gap costs, scores.
   std::vector<std::uint8_t> row_combo(static_cast<std::size_t>(lq) + 1, kComboZero);
@@ -317,7 +336,7 @@ void scan_candidates(const SeqView& query, const SeqView* targets, const ScanPie
   job.n_resets = static_cast<int>(ws.reset_steps.size());
   job.reset_steps = ws.reset_steps.data();
   job.reset_masks = ws.reset_masks.data();
-  Sink sink{&lane_segs, &out};
+  Sink sink{&ws.lanes, &out};
   job.sink = &sink;
   job.emit = &emit_candidate;
 

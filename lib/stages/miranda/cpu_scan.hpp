@@ -6,7 +6,7 @@
 // Layout: L lanes of 16-bit scores (16 with AVX2, 8 with SSE2, 1 for the portable scalar path) run
 // in lockstep over target columns, rows in the inner loop. The target stream (pieces of one or many
 // targets) is cut into L lane quotas; a lane that starts in the middle of a target first re-computes
-// a warm-up of max_positive_span + 2 columns before its first reported column. Positive DP values
+// a warm-up of at least max_positive_span + 2 columns before its first reported column. Positive DP values
 // depend only on the max_positive_span columns before them, and the candidate test only on positive
 // values, so the lane's reported cells are exact; each cell is reported by exactly one lane.
 #include <cstddef>
@@ -52,12 +52,28 @@ struct TargetCandidate {
   Candidate cand;
 };
 
-// Reusable buffers of the scan (one per thread).
+// Part of a scan lane: columns ws..re of one target, computed from a zero boundary at ws - 1;
+// columns rb..re are reported. The lane reaches column ws at step step0.
+struct ScanSegment {
+  std::size_t target = 0;
+  int ws = 1, rb = 1, re = 0;
+  int step0 = 0;
+};
+
+// Reusable buffers of the scan (one per thread). The lane layout of the last call is kept and
+// reused when the next call has the same targets pointer, pieces, lanes and span (many queries of
+// one length against one block): the targets' codes must not change while a workspace is reused.
 struct ScanWorkspace {
   std::vector<std::int16_t> idx;
   std::vector<int> reset_steps;
   std::vector<std::int16_t> reset_masks;
   std::vector<std::uint8_t> work;
+  std::vector<std::vector<ScanSegment>> lanes;
+  long long steps = 0;
+  // What the layout above was built for.
+  const SeqView* key_targets = nullptr;
+  std::vector<ScanPiece> key_pieces;
+  int key_lanes = 0, key_span = 0;  // key_span: the warm-up length
 };
 
 // Appends to `out` every candidate cell of `query` against the columns of `pieces` (targets[] indexed
