@@ -15,6 +15,8 @@
 
 #include "apps/screen/cli.hpp"
 #include "common/error.hpp"
+#include "common/output_file.hpp"
+#include "common/progress.hpp"
 #include "seq/sequence_set.hpp"
 #include "stages/miranda/align_batch.hpp"
 #include "stages/miranda/display_letters.hpp"
@@ -42,62 +44,8 @@ struct AlignOptions {
 // Cells (query length x target length) per align_batch call: output is written after each chunk.
 constexpr double kChunkCells = 4e9;
 constexpr std::size_t kChunkQueries = 512;
-constexpr double kProgressSeconds = 5.0;
 
-class Output {
- public:
-  explicit Output(const std::string& path) : path_(path) {
-    if (path_.empty() || path_ == "-") {
-      file_ = stdout;
-    } else {
-      file_ = std::fopen(path_.c_str(), "w");
-      if (!file_) throw ResourceError(fmt::format("cannot open --out file '{}' for writing", path_));
-    }
-  }
-  Output(const Output&) = delete;
-  Output& operator=(const Output&) = delete;
-  ~Output() {
-    if (file_ && file_ != stdout) std::fclose(file_);
-  }
-  void write(const std::string& text) {
-    if (std::fwrite(text.data(), 1, text.size(), file_) != text.size()) fail();
-  }
-  void close() {
-    const bool failed = std::fflush(file_) != 0 || (file_ != stdout && std::fclose(file_) != 0);
-    if (file_ != stdout) file_ = nullptr;
-    if (failed) fail();
-  }
 
- private:
-  [[noreturn]] void fail() const {
-    throw ResourceError(fmt::format("writing '{}' failed", path_.empty() ? "standard output" : path_));
-  }
-  std::string path_;
-  std::FILE* file_ = nullptr;
-};
-
-// Periodic progress lines: pairs done / total, rate, ETA.
-class Progress {
- public:
-  explicit Progress(std::size_t total) : total_(total), start_(std::chrono::steady_clock::now()), last_(start_) {}
-  void update(std::size_t done) {
-    const auto now = std::chrono::steady_clock::now();
-    if (std::chrono::duration<double>(now - last_).count() < kProgressSeconds) return;
-    last_ = now;
-    const double seconds = std::chrono::duration<double>(now - start_).count();
-    const double rate = seconds > 0 ? static_cast<double>(done) / seconds : 0.0;
-    spdlog::info("align: {}/{} pairs ({:.1f}%), {:.0f} pairs/s, about {:.0f} s left", done, total_,
-                 total_ > 0 ? 100.0 * static_cast<double>(done) / static_cast<double>(total_) : 100.0, rate,
-                 rate > 0 ? static_cast<double>(total_ - done) / rate : 0.0);
-  }
-  double seconds() const {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  }
-
- private:
-  std::size_t total_;
-  std::chrono::steady_clock::time_point start_, last_;
-};
 
 seq::SequenceSet read_input(const std::string& path, const char* what) {
   seq::FastaOptions fo;
@@ -149,11 +97,11 @@ int run_align(const AlignOptions& o) {
                targets.total_length(), total, miranda::method_name(batch.method),
                batch.method == miranda::Method::cpu ? miranda::scan_isa_name(miranda::best_scan_isa()) : "-");
 
-  Output out(o.out);
+  OutputFile out(o.out);
   std::ostringstream text;
   miranda::ReportWriter report(text, true);
   if (o.format == "tsv") out.write(miranda::format_tsv_header());
-  Progress progress(total);
+  Progress progress("align", "pairs", total);
   std::size_t hits = 0, pairs_with_hits = 0, truncated = 0;
   std::size_t q0 = 0;
   while (q0 < nq) {
@@ -201,7 +149,7 @@ int run_align(const AlignOptions& o) {
   }
   if (o.format == "miranda") report.finish();
   out.write(text.str());
-  out.close();
+  out.commit();
   spdlog::info("align: {} pairs in {:.2f} s: {} hits in {} pairs{}", total, progress.seconds(), hits,
                pairs_with_hits, truncated > 0 ? fmt::format(" ({} pairs truncated)", truncated) : std::string());
   return 0;

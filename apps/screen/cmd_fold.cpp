@@ -10,6 +10,8 @@
 
 #include "apps/screen/cli.hpp"
 #include "common/error.hpp"
+#include "common/output_file.hpp"
+#include "common/progress.hpp"
 #include "common/pair_weights.hpp"
 #include "gpu/device_info.hpp"
 #include "seq/sequence_set.hpp"
@@ -37,35 +39,6 @@ struct FoldOptions {
 constexpr std::size_t kChunkSequences = 2000;
 constexpr std::size_t kChunkBases = 2'000'000;
 
-class Output {
- public:
-  explicit Output(const std::string& path) : path_(path) {
-    if (path_.empty() || path_ == "-") {
-      file_ = stdout;
-    } else {
-      file_ = std::fopen(path_.c_str(), "w");
-      if (!file_) throw ResourceError(fmt::format("cannot open --out file '{}' for writing", path_));
-    }
-  }
-  Output(const Output&) = delete;
-  Output& operator=(const Output&) = delete;
-  ~Output() {
-    if (file_ && file_ != stdout) std::fclose(file_);
-  }
-  void write(const std::string& text) {
-    if (std::fwrite(text.data(), 1, text.size(), file_) != text.size())
-      throw ResourceError(fmt::format("writing '{}' failed", path_.empty() ? "standard output" : path_));
-  }
-  void close() {
-    const bool failed = std::fflush(file_) != 0 || (file_ != stdout && std::fclose(file_) != 0);
-    if (file_ != stdout) file_ = nullptr;
-    if (failed) throw ResourceError(fmt::format("writing '{}' failed", path_.empty() ? "standard output" : path_));
-  }
-
- private:
-  std::string path_;
-  std::FILE* file_ = nullptr;
-};
 
 int run_fold(const FoldOptions& o) {
   if (o.format == "h5") not_yet("`screen fold --format h5`", "the HDF5 results store");
@@ -104,9 +77,9 @@ int run_fold(const FoldOptions& o) {
   spdlog::info("fold: {} sequences, {} nt from {} on {} (method {})", total, set.total_length(), o.fasta,
                use_gpu ? "GPU" : "CPU", nussinov::method_name(method));
 
-  Output out(o.out);
+  OutputFile out(o.out);
   out.write("name\tlength\tscore\tstructure\n");
-  const auto start = std::chrono::steady_clock::now();
+  Progress progress("fold", "nt", set.total_length());
   std::size_t done = 0, done_bases = 0;
   while (done < total) {
     std::size_t last = done, bases = 0;
@@ -122,16 +95,10 @@ int run_fold(const FoldOptions& o) {
     out.write(text);
     done = last;
     done_bases += bases;
-    if (done < total) {
-      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      const double rate = seconds > 0 ? static_cast<double>(done) / seconds : 0.0;
-      spdlog::info("fold: {}/{} sequences ({} nt), {:.1f} sequences/s, about {:.0f} s left", done, total, done_bases,
-                   rate, rate > 0 ? static_cast<double>(total - done) / rate : 0.0);
-    }
+    progress.update(done_bases);
   }
-  out.close();
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  spdlog::info("fold: {} sequences folded in {:.2f} s", total, seconds);
+  out.commit();
+  spdlog::info("fold: {} sequences ({} nt) folded in {}", total, done_bases, human_duration(progress.seconds()));
   return 0;
 }
 
