@@ -1,13 +1,155 @@
+// `screen interact QUERIES.fa TARGETS.fa` (every query with every target) and
+// `screen interact --pairs PAIRS.fa` (one QUERY&TARGET record per pair, the original BPMax
+// program's input): BPMax site score and target interval per pair, and with --traceback the joint
+// dot-bracket structure of the site, through bpmax::interact_pairs. TSV rows in (query, target)
+// order; pairs are processed in chunks so that output and progress flow for large inputs.
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
 #include "apps/screen/cli.hpp"
+#include "common/error.hpp"
+#include "common/output_file.hpp"
+#include "common/pair_weights.hpp"
+#include "common/progress.hpp"
+#include "seq/sequence_set.hpp"
+#include "stages/bpmax/cpu.hpp"
+#include "stages/bpmax/interact.hpp"
+#include "stages/bpmax/pairs_reader.hpp"
 
 namespace screen::cli {
 
+namespace {
+
+struct InteractOptions {
+  std::vector<std::string> inputs;  // QUERIES.fa TARGETS.fa
+  std::string pairs;                // or PAIRS.fa
+  std::string weights;
+  int query_window = 0;
+  int target_window = 0;
+  bool traceback = false;
+  std::string device = "auto";
+  std::string method = "auto";
+  int threads = 0;
+  std::string format = "tsv";
+  std::string out;
+};
+
+// Term-1 updates per interact_pairs call (about a second of work on a few cores), and pairs.
+constexpr double kChunkUpdates = 2e10;
+constexpr std::size_t kChunkPairs = 4096;
+
+int run_interact(const InteractOptions& o) {
+  if (o.format == "h5") not_yet("`screen interact --format h5`", "the HDF5 results store");
+  if (o.format != "tsv") throw UsageError(fmt::format("--format must be tsv or h5, not '{}'", o.format));
+  if (o.device == "gpu") not_yet("`screen interact --device gpu`", "the BPMax GPU path");
+  if (o.device != "cpu" && o.device != "auto")
+    throw UsageError(fmt::format("--device must be cpu, gpu or auto, not '{}'", o.device));
+  if (o.threads < 0) throw UsageError("--threads must be >= 0 (0: all cores)");
+  if (o.query_window < 0) throw UsageError("--query-window must be >= 0 (0: the whole query)");
+  if (o.target_window < 0) throw UsageError("--target-window must be >= 0 (0: the whole target)");
+  const bool with_pairs = !o.pairs.empty();
+  if (with_pairs && !o.inputs.empty())
+    throw UsageError("give either QUERIES.fa TARGETS.fa or --pairs PAIRS.fa, not both");
+  if (!with_pairs && o.inputs.size() != 2)
+    throw UsageError("expected QUERIES.fa TARGETS.fa (or --pairs PAIRS.fa)");
+
+  bpmax::Params p;
+  p.weights = parse_pair_weights(o.weights, 3, 2, 1);
+  p.query_window = o.query_window;
+  p.target_window = o.target_window;
+  const bpmax::Method method = bpmax::parse_method(o.method);
+  const bpmax::TracebackMode tb = o.traceback ? bpmax::TracebackMode::all() : bpmax::TracebackMode::none();
+
+  // The pairs to score, in output order.
+  std::unique_ptr<bpmax::PairSets> pair_sets;
+  std::unique_ptr<seq::SequenceSet> queries_own, targets_own;
+  const seq::SequenceSet* queries = nullptr;
+  const seq::SequenceSet* targets = nullptr;
+  std::vector<bpmax::PairInput> pairs;
+  auto strand = [](const seq::SequenceSet& s, std::size_t k) {
+    return bpmax::Strand{s.codes(k), static_cast<int>(s.length(k))};
+  };
+  if (with_pairs) {
+    pair_sets = std::make_unique<bpmax::PairSets>(bpmax::read_pairs(o.pairs));
+    queries = &pair_sets->queries;
+    targets = &pair_sets->targets;
+    for (std::size_t k = 0; k < pair_sets->size(); ++k)
+      pairs.push_back({strand(*queries, k), strand(*targets, k), k, k});
+  } else {
+    queries_own = std::make_unique<seq::SequenceSet>(seq::read_fasta(o.inputs[0]));
+    targets_own = std::make_unique<seq::SequenceSet>(seq::read_fasta(o.inputs[1]));
+    for (const auto* set : {queries_own.get(), targets_own.get()})
+      for (const auto& skipped : set->skipped())
+        spdlog::warn("{}: record '{}' skipped: {}", set->source_path(), skipped.name, skipped.reason);
+    queries = queries_own.get();
+    targets = targets_own.get();
+    for (std::size_t q = 0; q < queries->size(); ++q)
+      for (std::size_t t = 0; t < targets->size(); ++t)
+        pairs.push_back({strand(*queries, q), strand(*targets, t), q, t});
+  }
+  std::size_t largest = 0;
+  for (const auto& pr : pairs)
+    largest = std::max(largest, bpmax::cpu_table_bytes(pr.query.length, pr.target.length, p));
+  spdlog::info("interact: {} pairs on the CPU (method {}, windows {}/{}, largest table {:.1f} MB)", pairs.size(),
+               bpmax::method_name(method), o.query_window, o.target_window, static_cast<double>(largest) / 1e6);
+
+  OutputFile out(o.out);
+  out.write(o.traceback ? "query\ttarget\tscore\tsite_start\tsite_end\tstructure\n"
+                        : "query\ttarget\tscore\tsite_start\tsite_end\n");
+  Progress progress("interact", "pairs", pairs.size());
+  std::size_t done = 0;
+  while (done < pairs.size()) {
+    std::size_t last = done;
+    double work = 0;
+    while (last < pairs.size() && last - done < kChunkPairs && (last == done || work < kChunkUpdates)) {
+      work += bpmax::term1_updates(pairs[last].query.length, pairs[last].target.length, p);
+      ++last;
+    }
+    const std::vector<bpmax::PairInput> chunk(pairs.begin() + static_cast<std::ptrdiff_t>(done),
+                                              pairs.begin() + static_cast<std::ptrdiff_t>(last));
+    const std::vector<bpmax::PairResult> results = bpmax::interact_pairs(chunk, p, tb, method, o.threads);
+    std::string text;
+    for (const bpmax::PairResult& r : results) {
+      text += fmt::format("{}\t{}\t{}\t{}\t{}", queries->record(r.query_index).name,
+                          targets->record(r.target_index).name, format_score(r.site.score, p.weights.scale),
+                          r.site.target_begin, r.site.target_end);
+      if (o.traceback) text += "\t" + (r.site.structure ? r.site.structure->dot_bracket : std::string());
+      text += "\n";
+    }
+    out.write(text);
+    done = last;
+    progress.update(done);
+  }
+  out.commit();
+  spdlog::info("interact: {} pairs in {}", pairs.size(), human_duration(progress.seconds()));
+  return 0;
+}
+
+}  // namespace
+
 void add_interact(CLI::App& app, Action& action) {
-  auto* cmd = app.add_subcommand("interact", "Score RNA-RNA interactions with BPMax on FASTA input");
-  auto args = std::make_shared<std::vector<std::string>>();
-  cmd->add_option("args", *args, "Arguments (see README)");
-  cmd->allow_extras();
-  cmd->callback([&action, args] { action = [args]() -> int { not_yet("`screen interact`", "the BPMax stage"); }; });
+  auto* cmd = app.add_subcommand(
+      "interact", "Score RNA-RNA interactions with BPMax on FASTA input; TSV query, target, score, site_start, site_end");
+  auto o = std::make_shared<InteractOptions>();
+  cmd->add_option("fasta", o->inputs, "QUERIES.fa TARGETS.fa: every query with every target (plain or gzip)");
+  cmd->add_option("--pairs", o->pairs, "One record per pair whose sequence is QUERY&TARGET (the original BPMax input)");
+  cmd->add_option("--weights", o->weights, "Pair weights, multiples of 0.5, e.g. CG=3,AU=2,GU=1 (the default)");
+  cmd->add_option("--query-window", o->query_window, "Longest query interval of a site (0: the whole query)")
+      ->capture_default_str();
+  cmd->add_option("--target-window", o->target_window, "Longest target interval of a site (0: the whole target)")
+      ->capture_default_str();
+  cmd->add_flag("--traceback", o->traceback, "Add the site's joint dot-bracket structure (query&target)");
+  cmd->add_option("--device", o->device, "cpu, gpu (arrives with the BPMax GPU path), or auto")->capture_default_str();
+  cmd->add_option("--method", o->method, "CPU method: auto, reference, cpu")->capture_default_str();
+  cmd->add_option("--threads", o->threads, "CPU threads (0: all cores)")->capture_default_str();
+  cmd->add_option("--format", o->format, "tsv, or h5 (arrives with the HDF5 results store)")->capture_default_str();
+  cmd->add_option("--out", o->out, "Output file (default: standard output)");
+  cmd->callback([&action, o] { action = [o]() -> int { return run_interact(*o); }; });
 }
 
 }  // namespace screen::cli

@@ -30,8 +30,11 @@ void Progress::log(std::size_t done) {
   const double s = seconds();
   const double rate = s > 0 ? static_cast<double>(done) / s : 0.0;
   const double pct = total_ > 0 ? 100.0 * static_cast<double>(done) / static_cast<double>(total_) : 100.0;
-  const std::string eta =
-      rate > 0 && done < total_ ? human_duration(static_cast<double>(total_ - done) / rate) : std::string("?");
+  std::string eta = "?";
+  if (done >= total_)
+    eta = "0s";
+  else if (rate > 0)
+    eta = human_duration(static_cast<double>(total_ - done) / rate);
   spdlog::info("{}: {}/{} {} ({:.1f}%), {:.1f} {}/s, about {} left", what_, done, total_, unit_, pct, rate, unit_, eta);
 }
 

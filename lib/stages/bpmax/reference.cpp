@@ -68,7 +68,11 @@ std::int32_t ReferenceTables::f_cell(int i1, int j1, int i2, int j2) const {
   return best;
 }
 
-SiteResult find_site(const ReferenceTables& t, bool with_traceback) {
+namespace {
+
+// T: ReferenceTables or TableView (the same accessors).
+template <class T>
+SiteResult find_site_impl(const T& t, bool with_traceback) {
   const Band& b = t.band();
   SiteResult r;
   if (b.n == 0 || b.m == 0) {
@@ -101,6 +105,11 @@ SiteResult find_site(const ReferenceTables& t, bool with_traceback) {
     r.structure = traceback(t, r.site_i1, r.site_i1 + b.l1 - 1, r.site_i2, r.site_i2 + b.l2 - 1);
   return r;
 }
+
+}  // namespace
+
+SiteResult find_site(const ReferenceTables& t, bool with_traceback) { return find_site_impl(t, with_traceback); }
+SiteResult find_site(const TableView& t, bool with_traceback) { return find_site_impl(t, with_traceback); }
 
 SiteResult interact_reference(const std::uint8_t* x, int n, const std::uint8_t* y, int m, const Params& p,
                               bool with_traceback) {

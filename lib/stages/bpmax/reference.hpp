@@ -14,6 +14,20 @@
 
 namespace screen::bpmax {
 
+// Read access to the tables of any code path (the reference's, a fast path's), so that one
+// traceback serves them all. Values and meaning as ReferenceTables's accessors below.
+class TableView {
+ public:
+  virtual ~TableView() = default;
+  virtual const Band& band() const = 0;
+  virtual const PairTable& pair_table() const = 0;
+  virtual const std::vector<std::uint8_t>& query() const = 0;
+  virtual const std::vector<std::uint8_t>& reversed_target() const = 0;  // z_t = y_{M-1-t}
+  virtual std::int32_t F(int i1, int j1, int i2, int j2) const = 0;
+  virtual std::int32_t S1(int i, int j) const = 0;
+  virtual std::int32_t S2(int i, int j) const = 0;  // over z
+};
+
 // S1 over the query, S2 over the reversed target z, and F, all restricted to the windows.
 class ReferenceTables {
  public:
@@ -80,6 +94,11 @@ SiteResult interact_reference(const std::uint8_t* x, int n, const std::uint8_t* 
 // term 1 (increasing k1, then k2); for each k1 term 2 then 3; for each k2 term 4 then 5; term 6;
 // term 7. S parts: smallest split d first, then the pair. Weight-0 pairs are not recorded.
 Structure traceback(const ReferenceTables& t, int i1, int j1, int i2, int j2);
+// The same traceback over any code path's tables.
+Structure traceback(const TableView& t, int i1, int j1, int i2, int j2);
+
+// find_site over any code path's tables (same tie-breaking, same optional fields).
+SiteResult find_site(const TableView& t, bool with_traceback);
 
 // "query&target": intramolecular pairs ( ), intermolecular [ on the query and ] on the target,
 // both strands 5' to 3'.

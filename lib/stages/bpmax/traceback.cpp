@@ -25,7 +25,11 @@ struct Task {
 
 }  // namespace
 
-Structure traceback(const ReferenceTables& t, int i1, int j1, int i2, int j2) {
+namespace {
+
+// T: ReferenceTables or TableView (the same accessors).
+template <class T>
+Structure traceback_impl(const T& t, int i1, int j1, int i2, int j2) {
   const Band& b = t.band();
   if (!b.in_band(i1, j1, i2, j2))
     throw Error(ExitCode::internal, fmt::format("bpmax traceback: cell ({}, {}, {}, {}) is outside the table", i1, j1, i2, j2));
@@ -148,6 +152,14 @@ Structure traceback(const ReferenceTables& t, int i1, int j1, int i2, int j2) {
   out.dot_bracket = joint_dot_bracket(b.n, b.m, out);
   return out;
 }
+
+}  // namespace
+
+Structure traceback(const ReferenceTables& t, int i1, int j1, int i2, int j2) {
+  return traceback_impl(t, i1, j1, i2, j2);
+}
+
+Structure traceback(const TableView& t, int i1, int j1, int i2, int j2) { return traceback_impl(t, i1, j1, i2, j2); }
 
 std::string joint_dot_bracket(int n, int m, const Structure& s) {
   std::string q(static_cast<std::size_t>(n), '.');

@@ -1,0 +1,332 @@
+// The fast CPU path of BPMax; the layout and the order of the passes are described in cpu.hpp.
+//
+// Every kernel is a loop over one row segment of unit-stride cells, `c[i] = max(c[i], a[i] + b[i])`
+// (or `+ scalar`), which g++ -O3 turns into packed add + max (16 lanes of int16 with AVX2). The
+// kernels are compiled twice (AVX2 and the x86-64 baseline) and chosen at load time.
+//
+// Values of cells outside the band (columns i2 >= M - d2 of row d2, the padding) are computed
+// too, because a vector covers them, but no cell inside the band ever reads one: a cell reads only
+// sub-intervals of its own interval. They may wrap around in 16 bits; that is harmless (unsigned
+// arithmetic semantics of the narrowing conversion, no undefined behaviour).
+#include "stages/bpmax/cpu.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <limits>
+#include <type_traits>
+
+namespace screen::bpmax {
+
+#if defined(__GNUC__) && !defined(__clang__) && (defined(__x86_64__) || defined(__i386__))
+#define SCREEN_BPMAX_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define SCREEN_BPMAX_CLONES
+#endif
+
+namespace {
+
+constexpr int kAlign = 16;  // vector granularity in cells: rows are padded by this much
+constexpr int kTile = 256;  // i2 columns per tile (a multiple of kAlign)
+
+constexpr int round_up(int v, int k) { return (v + k - 1) / k * k; }
+int row_stride(int len) { return round_up(len, kAlign) + kAlign; }
+
+// ---- row kernels --------------------------------------------------------------------------------
+
+template <class Cell>
+inline Cell cmax(Cell a, Cell b) {
+  return a > b ? a : b;
+}
+
+// c[i] = max(c[i], a[i] + b[i]), i < len.
+template <class Cell>
+inline void mp1(Cell* __restrict c, const Cell* __restrict a, const Cell* __restrict b, int len) {
+  for (int i = 0; i < len; ++i) c[i] = cmax(c[i], static_cast<Cell>(a[i] + b[i]));
+}
+
+// c[i] = max(c[i], a0[i] + b0[i], ..., a3[i] + b3[i]): four terms per load/store of c.
+template <class Cell>
+inline void mp4(Cell* __restrict c, const Cell* __restrict a0, const Cell* __restrict b0, const Cell* __restrict a1,
+                const Cell* __restrict b1, const Cell* __restrict a2, const Cell* __restrict b2,
+                const Cell* __restrict a3, const Cell* __restrict b3, int len) {
+  for (int i = 0; i < len; ++i) {
+    const Cell v0 = static_cast<Cell>(a0[i] + b0[i]), v1 = static_cast<Cell>(a1[i] + b1[i]);
+    const Cell v2 = static_cast<Cell>(a2[i] + b2[i]), v3 = static_cast<Cell>(a3[i] + b3[i]);
+    c[i] = cmax(cmax(c[i], cmax(v0, v1)), cmax(v2, v3));
+  }
+}
+
+// c[i] = max(c[i], a[i] + s).
+template <class Cell>
+inline void mps(Cell* __restrict c, const Cell* __restrict a, Cell s, int len) {
+  for (int i = 0; i < len; ++i) c[i] = cmax(c[i], static_cast<Cell>(a[i] + s));
+}
+
+// The end (exclusive, vector-rounded) of the columns of row d of a tile [i0, iend) that hold cells
+// of the band: i2 < m - d.
+inline int row_end(int iend, int m, int d) { return std::min(iend, round_up(m - d, kAlign)); }
+
+// Term 1 for one query split: for every row d2 of the tile [i0, iend) of C,
+//   C[d2][i2] = max over o < d2 of A[o][i2] + B[d2-o-1][i2+o+1].
+template <class Cell>
+inline void term1_tile(Cell* c, const Cell* a, const Cell* b, int stride, int l2, int m, int i0, int iend) {
+  const std::ptrdiff_t p = stride;
+  for (int d2 = 1; d2 < l2; ++d2) {
+    const int hi = row_end(iend, m, d2);
+    if (hi <= i0) break;
+    const int len = hi - i0;
+    Cell* cr = c + d2 * p + i0;
+    auto arow = [&](int o) { return a + o * p + i0; };
+    auto brow = [&](int o) { return b + (d2 - o - 1) * p + i0 + o + 1; };
+    int o = 0;
+    for (; o + 4 <= d2; o += 4)
+      mp4(cr, arow(o), brow(o), arow(o + 1), brow(o + 1), arow(o + 2), brow(o + 2), arow(o + 3), brow(o + 3), len);
+    for (; o < d2; ++o) mp1(cr, arow(o), brow(o), len);
+  }
+}
+
+// C[d][i2] = max(C[d][i2], A[d][i2] + s) over the tile's rows: terms 2, 3 and 6.
+template <class Cell>
+inline void add_scalar_tile(Cell* c, const Cell* a, Cell s, int stride, int l2, int m, int i0, int iend) {
+  const std::ptrdiff_t p = stride;
+  for (int d = 0; d < l2; ++d) {
+    const int hi = row_end(iend, m, d);
+    if (hi <= i0) break;
+    mps(c + d * p + i0, a + d * p + i0, s, hi - i0);
+  }
+}
+
+// Terms 4, 5 and 7 of row d2 >= 1 of slab C over the columns [i0, iend):
+//   4: C[o][i2] + S2[d2-o-1][i2+o+1],  5: S2[o][i2] + C[d2-o-1][i2+o+1],  o < d2;
+//   7: Wz[d2][i2] + C[d2-2][i2+1] when d2 > kMinLoop.
+template <class Cell>
+inline void inner_row(Cell* c, const Cell* s2, const Cell* wz, int stride, int d2, int m, int i0, int iend) {
+  const std::ptrdiff_t p = stride;
+  const int hi = row_end(iend, m, d2);
+  if (hi <= i0) return;
+  const int len = hi - i0;
+  Cell* cr = c + d2 * p + i0;
+  int o = 0;
+  for (; o + 2 <= d2; o += 2) {
+    mp4(cr, c + o * p + i0, s2 + (d2 - o - 1) * p + i0 + o + 1, s2 + o * p + i0, c + (d2 - o - 1) * p + i0 + o + 1,
+        c + (o + 1) * p + i0, s2 + (d2 - o - 2) * p + i0 + o + 2, s2 + (o + 1) * p + i0,
+        c + (d2 - o - 2) * p + i0 + o + 2, len);
+  }
+  for (; o < d2; ++o) {
+    mp1(cr, c + o * p + i0, s2 + (d2 - o - 1) * p + i0 + o + 1, len);
+    mp1(cr, s2 + o * p + i0, c + (d2 - o - 1) * p + i0 + o + 1, len);
+  }
+  if (d2 > kMinLoop) mp1(cr, wz + d2 * p + i0, c + (d2 - 2) * p + i0 + 1, len);
+}
+
+// One strand's Nussinov table S (min_loop 3, intervals shorter than l) in diagonal-major rows:
+// S[d][i] = S(i, i + d). w: the pair weights w(s_i, s_{i+d}) in the same rows. Zeroed on entry.
+template <class Cell>
+inline void single_table(Cell* out, const Cell* w, int n, int l, int stride) {
+  const std::ptrdiff_t p = stride;
+  for (int d = kMinLoop + 1; d < l; ++d) {
+    const int hi = row_end(round_up(n, kAlign), n, d);
+    Cell* row = out + d * p;
+    const Cell* inside = out + (d - 2) * p + 1;  // S(i+1, j-1)
+    const Cell* wr = w + d * p;
+    for (int i = 0; i < hi; ++i) row[i] = static_cast<Cell>(wr[i] + inside[i]);
+    int o = 0;
+    for (; o + 4 <= d; o += 4)
+      mp4(row, out + o * p, out + (d - o - 1) * p + o + 1, out + (o + 1) * p, out + (d - o - 2) * p + o + 2,
+          out + (o + 2) * p, out + (d - o - 3) * p + o + 3, out + (o + 3) * p, out + (d - o - 4) * p + o + 4, hi);
+    for (; o < d; ++o) mp1(row, out + o * p, out + (d - o - 1) * p + o + 1, hi);
+  }
+}
+
+// Non-template entry points, compiled for AVX2 and the baseline.
+#define SCREEN_BPMAX_KERNELS(Cell)                                                                                   \
+  SCREEN_BPMAX_CLONES void k_term1(Cell* c, const Cell* a, const Cell* b, int stride, int l2, int m, int i0,         \
+                                   int iend) {                                                                       \
+    term1_tile(c, a, b, stride, l2, m, i0, iend);                                                                    \
+  }                                                                                                                  \
+  SCREEN_BPMAX_CLONES void k_add_scalar(Cell* c, const Cell* a, Cell s, int stride, int l2, int m, int i0,           \
+                                        int iend) {                                                                  \
+    add_scalar_tile(c, a, s, stride, l2, m, i0, iend);                                                               \
+  }                                                                                                                  \
+  SCREEN_BPMAX_CLONES void k_inner_row(Cell* c, const Cell* s2, const Cell* wz, int stride, int d2, int m, int i0,   \
+                                       int iend) {                                                                   \
+    inner_row(c, s2, wz, stride, d2, m, i0, iend);                                                                   \
+  }                                                                                                                  \
+  SCREEN_BPMAX_CLONES void k_single(Cell* out, const Cell* w, int n, int l, int stride) {                            \
+    single_table(out, w, n, l, stride);                                                                              \
+  }
+
+SCREEN_BPMAX_KERNELS(std::int16_t)
+SCREEN_BPMAX_KERNELS(std::int32_t)
+#undef SCREEN_BPMAX_KERNELS
+
+// Pair weights w(s_i, s_{i+d}) in diagonal-major rows (d < l), zero outside the strand.
+template <class Cell>
+std::vector<Cell> pair_weight_rows(const std::vector<std::uint8_t>& s, int l, int stride, const PairTable& t) {
+  const int n = static_cast<int>(s.size());
+  std::vector<Cell> w(static_cast<std::size_t>(l) * static_cast<std::size_t>(stride), 0);
+  for (int d = kMinLoop + 1; d < l; ++d)
+    for (int i = 0; i + d < n; ++i)
+      w[static_cast<std::size_t>(d) * stride + i] = static_cast<Cell>(t.at(s[static_cast<std::size_t>(i)], s[static_cast<std::size_t>(i + d)]));
+  return w;
+}
+
+template <class Cell>
+std::vector<Cell>& pick(std::vector<std::int16_t>& narrow, std::vector<std::int32_t>& wide) {
+  if constexpr (std::is_same_v<Cell, std::int16_t>)
+    return narrow;
+  else
+    return wide;
+}
+
+}  // namespace
+
+bool cpu_uses_16bit(int n, int m, const Params& p) {
+  const Band b = make_band(std::max(n, 0), std::max(m, 0), p);
+  return max_possible_score(b.l1, b.l2, p.weights) <= std::numeric_limits<std::int16_t>::max();
+}
+
+std::size_t cpu_table_bytes(int n, int m, const Params& p) {
+  const Band b = make_band(std::max(n, 0), std::max(m, 0), p);
+  if (b.n == 0 || b.m == 0) return 0;
+  const std::size_t cell = cpu_uses_16bit(n, m, p) ? 2 : 4;
+  const std::size_t stride = static_cast<std::size_t>(row_stride(b.m));
+  const std::size_t slabs = static_cast<std::size_t>(query_interval_count(b.n, b.l1));
+  const std::size_t rows = slabs * static_cast<std::size_t>(b.l2) + 2 * static_cast<std::size_t>(b.l2);  // F, S2, Wz
+  return cell * (rows * stride + 2 * static_cast<std::size_t>(b.l1) * static_cast<std::size_t>(row_stride(b.n)));
+}
+
+double term1_updates(int n, int m, const Params& p) {
+  const Band b = make_band(std::max(n, 0), std::max(m, 0), p);
+  double q = 0, t = 0;
+  for (int d1 = 0; d1 < b.l1; ++d1) q += static_cast<double>(b.n - d1) * d1;
+  for (int d2 = 0; d2 < b.l2; ++d2) t += static_cast<double>(b.m - d2) * d2;
+  return q * t;
+}
+
+CpuTables::CpuTables(const std::uint8_t* x, int n, const std::uint8_t* y, int m, const Params& p, int threads)
+    : params_(p), table_(make_pair_table(p.weights)), band_(make_band(std::max(n, 0), std::max(m, 0), p)) {
+  x_.assign(x, x + band_.n);
+  z_.resize(static_cast<std::size_t>(band_.m));
+  for (int t = 0; t < band_.m; ++t) z_[static_cast<std::size_t>(t)] = y[reversed_index(band_.m, t)];
+  narrow_ = cpu_uses_16bit(band_.n, band_.m, p);
+  if (band_.n == 0 || band_.m == 0) return;
+  stride_ = row_stride(band_.m);
+  stride1_ = row_stride(band_.n);
+  slab_cells_ = static_cast<std::size_t>(band_.l2) * static_cast<std::size_t>(stride_);
+  if (narrow_)
+    fill<std::int16_t>(threads);
+  else
+    fill<std::int32_t>(threads);
+}
+
+CpuTables::~CpuTables() = default;
+
+
+template <class Cell>
+void CpuTables::fill(int threads) {
+  const int n = band_.n, m = band_.m, l1 = band_.l1, l2 = band_.l2;
+  const int stride = stride_;
+  const std::size_t slabs = static_cast<std::size_t>(query_interval_count(n, l1));
+  std::vector<Cell>& f = pick<Cell>(f16_, f32_);
+  std::vector<Cell>& s1 = pick<Cell>(s1_16_, s1_32_);
+  std::vector<Cell>& s2 = pick<Cell>(s2_16_, s2_32_);
+
+  // Single-strand tables.
+  {
+    const std::vector<Cell> w1 = pair_weight_rows<Cell>(x_, l1, stride1_, table_);
+    s1.assign(static_cast<std::size_t>(l1) * static_cast<std::size_t>(stride1_), 0);
+    k_single(s1.data(), w1.data(), n, l1, stride1_);
+  }
+  const std::vector<Cell> wz = pair_weight_rows<Cell>(z_, l2, stride, table_);
+  s2.assign(slab_cells_, 0);
+  k_single(s2.data(), wz.data(), m, l2, stride);
+
+  f.assign(slabs * slab_cells_, 0);
+  Cell* const fd = f.data();
+  const Cell* const s2d = s2.data();
+  const Cell* const wzd = wz.data();
+  auto slab = [&](int i1, int d1) { return fd + static_cast<std::size_t>(query_interval_index(n, i1, d1)) * slab_cells_; };
+  auto s1v = [&](int i, int j) { return s1[static_cast<std::size_t>(j - i) * stride1_ + i]; };
+  auto wx = [&](int a, int c) { return static_cast<Cell>(table_.at(x_[static_cast<std::size_t>(a)], x_[static_cast<std::size_t>(c)])); };
+
+  const int ntiles = (round_up(m, kAlign) + kTile - 1) / kTile;
+  auto tile_begin = [&](int t) { return t * kTile; };
+  auto tile_end = [&](int t) { return std::min((t + 1) * kTile, round_up(m, kAlign)); };
+
+  if (threads <= 0) threads = omp_get_max_threads();
+#pragma omp parallel num_threads(threads) if (threads > 1)
+  {
+    const int team = omp_get_num_threads();
+    for (int d1 = 0; d1 < l1; ++d1) {
+      const int nslabs = n - d1;
+      // Terms 1, 2, 3 and 6 (the base row for d1 = 0): shorter query intervals only.
+#pragma omp for schedule(dynamic, 1)
+      for (int item = 0; item < nslabs * ntiles; ++item) {
+        const int i1 = item / ntiles, t = item % ntiles;
+        const int j1 = i1 + d1;
+        const int i0 = tile_begin(t), iend = tile_end(t);
+        Cell* c = slab(i1, d1);
+        if (d1 == 0) {
+          for (int i2 = i0; i2 < std::min(iend, m); ++i2)
+            c[i2] = static_cast<Cell>(table_.at(x_[static_cast<std::size_t>(i1)], z_[static_cast<std::size_t>(i2)]));
+          continue;
+        }
+        for (int k1 = i1; k1 < j1; ++k1) {
+          const Cell* a = slab(i1, k1 - i1);
+          const Cell* b = slab(k1 + 1, j1 - k1 - 1);
+          k_term1(c, a, b, stride, l2, m, i0, iend);
+          k_add_scalar(c, a, s1v(k1 + 1, j1), stride, l2, m, i0, iend);
+          k_add_scalar(c, b, s1v(i1, k1), stride, l2, m, i0, iend);
+        }
+        if (d1 > kMinLoop) k_add_scalar(c, slab(i1 + 1, d1 - 2), wx(i1, j1), stride, l2, m, i0, iend);
+      }
+      // Terms 4, 5 and 7: the slab's own shorter z intervals, by increasing d2.
+      if (nslabs >= team) {
+#pragma omp for schedule(dynamic, 1)
+        for (int i1 = 0; i1 < nslabs; ++i1) {
+          Cell* c = slab(i1, d1);
+          for (int t = ntiles - 1; t >= 0; --t)
+            for (int d2 = 1; d2 < l2; ++d2) k_inner_row(c, s2d, wzd, stride, d2, m, tile_begin(t), tile_end(t));
+        }
+      } else {
+        for (int i1 = 0; i1 < nslabs; ++i1) {
+          Cell* c = slab(i1, d1);
+          for (int d2 = 1; d2 < l2; ++d2) {
+#pragma omp for schedule(dynamic, 1)
+            for (int t = 0; t < ntiles; ++t) k_inner_row(c, s2d, wzd, stride, d2, m, tile_begin(t), tile_end(t));
+          }
+        }
+      }
+    }
+  }
+}
+
+std::size_t CpuTables::f_offset(int i1, int j1, int i2, int j2) const {
+  return static_cast<std::size_t>(query_interval_index(band_.n, i1, j1 - i1)) * slab_cells_ +
+         static_cast<std::size_t>(j2 - i2) * static_cast<std::size_t>(stride_) + static_cast<std::size_t>(i2);
+}
+
+std::int32_t CpuTables::F(int i1, int j1, int i2, int j2) const {
+  const std::size_t k = f_offset(i1, j1, i2, j2);
+  return narrow_ ? f16_[k] : f32_[k];
+}
+
+std::int32_t CpuTables::S1(int i, int j) const {
+  const std::size_t k = static_cast<std::size_t>(j - i) * static_cast<std::size_t>(stride1_) + static_cast<std::size_t>(i);
+  return narrow_ ? s1_16_[k] : s1_32_[k];
+}
+
+std::int32_t CpuTables::S2(int i, int j) const {
+  const std::size_t k = static_cast<std::size_t>(j - i) * static_cast<std::size_t>(stride_) + static_cast<std::size_t>(i);
+  return narrow_ ? s2_16_[k] : s2_32_[k];
+}
+
+SiteResult interact_cpu(const std::uint8_t* x, int n, const std::uint8_t* y, int m, const Params& p,
+                        bool with_traceback, int threads) {
+  const CpuTables t(x, n, y, m, p, threads);
+  return find_site(static_cast<const TableView&>(t), with_traceback);
+}
+
+}  // namespace screen::bpmax
