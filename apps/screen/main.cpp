@@ -33,6 +33,7 @@ int main(int argc, char** argv) {
   CLI::App app{"screen: GPU-accelerated batch RNA-RNA interaction screening (Nussinov, miRanda-style, BPMax)",
                "screen"};
   app.require_subcommand(1);
+  app.fallthrough();  // -v/-q may also follow the subcommand (subcommands inherit this setting)
   app.set_version_flag("--version", std::string("screen ") + screen::version_string() + " (commit " +
                                         screen::git_commit() + ")");
   int verbosity = 0;

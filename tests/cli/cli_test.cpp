@@ -214,3 +214,26 @@ TEST(CliFold, RefusesWhatItCannotDo) {
 
 }  // namespace
 }  // namespace screen::testing
+
+namespace screen::testing {
+namespace {
+
+TEST(Cli, GlobalFlagsMayFollowTheSubcommand) {
+  auto quiet = run_screen({"fold", "data/demo/mirnas.fa", "-q"});
+  EXPECT_EQ(quiet.exit_code, 0) << quiet.out;
+  EXPECT_EQ(quiet.out.find("info:"), std::string::npos) << quiet.out;
+  auto chatty = run_screen({"fold", "data/demo/mirnas.fa"});
+  EXPECT_EQ(chatty.exit_code, 0) << chatty.out;
+  EXPECT_NE(chatty.out.find("info:"), std::string::npos) << chatty.out;
+}
+
+TEST(Cli, NotYetImplementedSubcommandsSaySoAndExit5) {
+  for (const char* sub : {"run", "plan", "submit", "status", "merge", "export"}) {
+    auto r = run_screen({sub, "configs/demo.yaml"});
+    EXPECT_EQ(r.exit_code, 5) << sub << ": " << r.out;
+    EXPECT_NE(r.out.find("not implemented"), std::string::npos) << sub << ": " << r.out;
+  }
+}
+
+}  // namespace
+}  // namespace screen::testing
