@@ -18,7 +18,9 @@
 #include "common/output_file.hpp"
 #include "common/progress.hpp"
 #include "seq/sequence_set.hpp"
+#include "gpu/device_info.hpp"
 #include "stages/miranda/align_batch.hpp"
+#include "stages/miranda/cuda.hpp"
 #include "stages/miranda/display_letters.hpp"
 #include "stages/miranda/miranda_format.hpp"
 
@@ -63,7 +65,6 @@ int run_align(const AlignOptions& o) {
     throw UsageError(fmt::format("--format must be tsv, miranda or h5, not '{}'", o.format));
   if (o.device != "cpu" && o.device != "gpu" && o.device != "auto")
     throw UsageError(fmt::format("--device must be cpu, gpu or auto, not '{}'", o.device));
-  if (o.device == "gpu") not_yet("`screen align --device gpu`", "the GPU miRanda path");
   if (o.threads < 0) throw UsageError("--threads must be >= 0 (0: all cores)");
   miranda::BatchOptions batch;
   if (o.method == "auto") {
@@ -72,6 +73,16 @@ int run_align(const AlignOptions& o) {
     batch.method = miranda::parse_method(o.method);
   } else {
     throw UsageError(fmt::format("--method must be auto, reference or cpu, not '{}'", o.method));
+  }
+  // The GPU scans for candidate cells; the post-processing runs on the CPU (threads) either way.
+  if (o.device == "gpu") {
+    if (o.method != "auto")
+      throw UsageError(fmt::format("--method {} runs on the CPU; leave --method auto with --device gpu", o.method));
+    if (!miranda::gpu_available())
+      throw ResourceError("`screen align --device gpu`: " + gpu::no_gpu_reason());
+    batch.method = miranda::Method::gpu;
+  } else if (o.device == "auto" && o.method == "auto" && miranda::gpu_available()) {
+    batch.method = miranda::Method::gpu;
   }
   batch.threads = o.threads;
 
@@ -93,9 +104,12 @@ int run_align(const AlignOptions& o) {
   const std::size_t nq = queries.size(), nt = targets.size();
   const std::size_t total = nq * nt;
   const double target_bases = static_cast<double>(targets.total_length());
-  spdlog::info("align: {} queries x {} targets ({} nt) = {} pairs on the CPU (method {}, scan {})", nq, nt,
-               targets.total_length(), total, miranda::method_name(batch.method),
-               batch.method == miranda::Method::cpu ? miranda::scan_isa_name(miranda::best_scan_isa()) : "-");
+  spdlog::info("align: {} queries x {} targets ({} nt) = {} pairs on the {} (method {}, scan {})", nq, nt,
+               targets.total_length(), total, batch.method == miranda::Method::gpu ? "GPU" : "CPU",
+               miranda::method_name(batch.method),
+               batch.method == miranda::Method::cpu   ? miranda::scan_isa_name(miranda::best_scan_isa())
+               : batch.method == miranda::Method::gpu ? "cuda"
+                                                      : "-");
 
   OutputFile out(o.out);
   std::ostringstream text;
@@ -170,7 +184,7 @@ void add_align(CLI::App& app, Action& action) {
   cmd->add_option("--gap-open", o->gap_open, "Gap-open penalty (negative)")->capture_default_str();
   cmd->add_option("--gap-extend", o->gap_extend, "Gap-extend penalty (negative)")->capture_default_str();
   cmd->add_flag("--strict", o->strict, "Require a perfect seed: positions 2-8 matched, no gaps");
-  cmd->add_option("--device", o->device, "cpu, gpu (arrives with the GPU miRanda path), or auto (cpu for now)")
+  cmd->add_option("--device", o->device, "cpu, gpu (candidate scan on the GPU, post-processing on the CPU), or auto (gpu when one is usable and --method is auto)")
       ->capture_default_str();
   cmd->add_option("--method", o->method, "CPU method: auto (cpu), reference, or cpu (SIMD scan)")
       ->capture_default_str();

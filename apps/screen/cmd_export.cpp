@@ -1,13 +1,145 @@
+// `screen export OUTPUT --stage nussinov|miranda|bpmax [--format tsv|miranda] [--out FILE]`: rows of
+// one stage of <OUTPUT>/results.h5 (or a results file given directly) as TSV, or for miRanda as the
+// '>' and '>>' lines miRanda 3.3a prints (lib/stages/miranda/miranda_format.hpp).
+#include <algorithm>
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include <fmt/format.h>
+
 #include "apps/screen/cli.hpp"
+#include "common/error.hpp"
+#include "common/output_file.hpp"
+#include "common/pair_weights.hpp"
+#include "stages/miranda/miranda_format.hpp"
+#include "store/results_reader.hpp"
 
 namespace screen::cli {
 
+namespace {
+
+struct ExportArgs {
+  std::string output;
+  std::string stage;
+  std::string format = "tsv";
+  std::string out;
+};
+
+miranda::Hit to_hit(const store::MirandaHitRow& r) {
+  miranda::Hit h;
+  h.query_index = r.query;
+  h.target_index = r.target;
+  h.score = r.score;
+  h.qstart = r.qstart;
+  h.qend = r.qend;
+  h.rstart = r.rstart;
+  h.rend = r.rend;
+  h.align_len = r.align_len;
+  h.identity = r.identity;
+  h.similarity = r.similarity;
+  h.query_line = r.query_aln;
+  h.match_line = r.match_aln;
+  h.target_line = r.target_aln;
+  return h;
+}
+
+void export_nussinov(const store::ResultsReader& rd, OutputFile& out) {
+  const int scale = static_cast<int>(rd.stage_group(store::StageKind::nussinov).get_int("score_scale"));
+  out.write("side\tset\tname\tlength\tscore\tstructure\n");
+  for (const store::Side side : {store::Side::query, store::Side::target}) {
+    const auto seqs = side == store::Side::query ? rd.queries() : rd.targets();
+    for (const auto& r : rd.nussinov(side)) {
+      const auto& s = seqs.at(r.sequence);
+      out.write(fmt::format("{}\t{}\t{}\t{}\t{}\t{}\n", side == store::Side::query ? "query" : "target", s.set, s.name,
+                            s.length, format_score(r.score, scale), r.structure));
+    }
+  }
+}
+
+void export_miranda(const store::ResultsReader& rd, OutputFile& out, bool miranda_format) {
+  const auto queries = rd.queries();
+  const auto targets = rd.targets();
+  const auto hits = rd.miranda_hits();
+  if (!miranda_format) {
+    out.write(miranda::format_tsv_header());
+    for (const auto& r : hits)
+      out.write(miranda::format_tsv_row(to_hit(r), queries.at(r.query).name, targets.at(r.target).name));
+    return;
+  }
+  // Rows are sorted by pair, then target position; miRanda reports a pair's hits in rank order.
+  std::size_t i = 0;
+  while (i < hits.size()) {
+    std::size_t e = i;
+    while (e < hits.size() && hits[e].query == hits[i].query && hits[e].target == hits[i].target) ++e;
+    std::vector<store::MirandaHitRow> pair(hits.begin() + static_cast<std::ptrdiff_t>(i),
+                                           hits.begin() + static_cast<std::ptrdiff_t>(e));
+    std::sort(pair.begin(), pair.end(), [](const auto& a, const auto& b) { return a.rank < b.rank; });
+    std::vector<miranda::Hit> h;
+    for (const auto& r : pair) h.push_back(to_hit(r));
+    const auto& q = queries.at(hits[i].query);
+    const auto& t = targets.at(hits[i].target);
+    for (const auto& x : h) out.write(miranda::format_hit_line(x, q.name, t.name));
+    // The pair counter of a run that examined every (query, target) pair in order.
+    const long counter = static_cast<long>(hits[i].query * targets.size() + hits[i].target + 1);
+    out.write(miranda::format_pair_line(h, q.name, t.name, counter, q.length, t.length));
+    i = e;
+  }
+}
+
+void export_bpmax(const store::ResultsReader& rd, OutputFile& out) {
+  const int scale = static_cast<int>(rd.stage_group(store::StageKind::bpmax).get_int("score_scale"));
+  const auto queries = rd.queries();
+  const auto targets = rd.targets();
+  const auto structures = rd.bpmax_structures();
+  out.write("query\ttarget\tscore\tquery_begin\tquery_end\ttarget_begin\ttarget_end\tstructure\tinter\n");
+  std::size_t k = 0;
+  for (const auto& r : rd.bpmax_scores()) {
+    while (k < structures.size() && std::make_pair(structures[k].query, structures[k].target) <
+                                        std::make_pair(r.query, r.target))
+      ++k;
+    const bool has = k < structures.size() && structures[k].query == r.query && structures[k].target == r.target;
+    out.write(fmt::format("{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n", queries.at(r.query).name, targets.at(r.target).name,
+                          format_score(r.score, scale), r.query_begin, r.query_end, r.target_begin, r.target_end,
+                          has ? structures[k].structure : "", has ? structures[k].inter : ""));
+  }
+}
+
+int run_export(const ExportArgs& a) {
+  const std::string path =
+      std::filesystem::is_directory(a.output) ? a.output + "/results.h5" : a.output;
+  if (a.format != "tsv" && a.format != "miranda")
+    throw UsageError(fmt::format("--format must be tsv or miranda, not '{}'", a.format));
+  if (a.format == "miranda" && a.stage != "miranda") throw UsageError("--format miranda is for --stage miranda");
+  const store::ResultsReader rd(path);
+  store::StageKind kind;
+  if (a.stage == "nussinov")
+    kind = store::StageKind::nussinov;
+  else if (a.stage == "miranda")
+    kind = store::StageKind::miranda;
+  else if (a.stage == "bpmax")
+    kind = store::StageKind::bpmax;
+  else
+    throw UsageError(fmt::format("--stage must be nussinov, miranda or bpmax, not '{}'", a.stage));
+  if (!rd.has_stage(kind)) throw UsageError(fmt::format("{}: the job did not run the {} stage", path, a.stage));
+  OutputFile out(a.out);
+  if (kind == store::StageKind::nussinov) export_nussinov(rd, out);
+  if (kind == store::StageKind::miranda) export_miranda(rd, out, a.format == "miranda");
+  if (kind == store::StageKind::bpmax) export_bpmax(rd, out);
+  out.commit();
+  return 0;
+}
+
+}  // namespace
+
 void add_export(CLI::App& app, Action& action) {
   auto* cmd = app.add_subcommand("export", "Export a job's results as TSV or miRanda text");
-  auto args = std::make_shared<std::vector<std::string>>();
-  cmd->add_option("args", *args, "Arguments (see README)");
-  cmd->allow_extras();
-  cmd->callback([&action, args] { action = [args]() -> int { not_yet("`screen export`", "the job engine"); }; });
+  auto a = std::make_shared<ExportArgs>();
+  cmd->add_option("output", a->output, "The job's output folder (or a results.h5)")->required();
+  cmd->add_option("--stage", a->stage, "nussinov, miranda or bpmax")->required();
+  cmd->add_option("--format", a->format, "tsv (default) or miranda (--stage miranda)");
+  cmd->add_option("--out", a->out, "Output file (default: standard output)");
+  cmd->callback([&action, a] { action = [a]() -> int { return run_export(*a); }; });
 }
 
 }  // namespace screen::cli

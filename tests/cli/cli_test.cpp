@@ -228,7 +228,7 @@ TEST(Cli, GlobalFlagsMayFollowTheSubcommand) {
 }
 
 TEST(Cli, NotYetImplementedSubcommandsSaySoAndExit5) {
-  for (const char* sub : {"run", "plan", "submit", "status", "merge", "export"}) {
+  for (const char* sub : {"submit"}) {
     auto r = run_screen({sub, "configs/demo.yaml"});
     EXPECT_EQ(r.exit_code, 5) << sub << ": " << r.out;
     EXPECT_NE(r.out.find("not implemented"), std::string::npos) << sub << ": " << r.out;

@@ -2,7 +2,8 @@
 //
 // Fast path: the targets form one stream of columns, cut into blocks (parts of long targets, or
 // runs of short ones). Phase 1 scans every (query, block) unit with the SIMD scan (dynamic schedule)
-// and keeps its candidate cells; phase 2 gathers each pair's candidates (a target cut across blocks
+// and keeps its candidate cells (Method::gpu: one GPU scan of every query against every target
+// instead); phase 2 gathers each pair's candidates (a target cut across blocks
 // collects them from several units) and runs finish_pair on the pairs that have any.
 #include "stages/miranda/align_batch.hpp"
 
@@ -16,6 +17,7 @@
 
 #include "common/error.hpp"
 #include "stages/miranda/cpu.hpp"
+#include "stages/miranda/cuda.hpp"
 
 namespace screen::miranda {
 
@@ -25,7 +27,9 @@ Method parse_method(const std::string& text) {
   throw UsageError("miranda method must be reference or cpu, not '" + text + "'");
 }
 
-const char* method_name(Method m) { return m == Method::reference ? "reference" : "cpu"; }
+const char* method_name(Method m) {
+  return m == Method::reference ? "reference" : m == Method::cpu ? "cpu" : "gpu";
+}
 
 namespace {
 
@@ -143,10 +147,19 @@ std::vector<Block> make_blocks(const Views& v, std::size_t queries, int threads)
   return blocks;
 }
 
+// One pair's candidate cells, for phase 2.
+struct Task {
+  std::size_t q = 0, t = 0;
+  std::vector<Candidate> candidates;
+};
+
+std::vector<PairResult> finish_tasks(const Views& v, const Params& params, const ScoreModel& model, std::size_t q0,
+                                     int threads, std::vector<Task>& tasks);
+
 std::vector<PairResult> run_cpu(const Views& v, const Params& params, std::size_t q0, std::size_t q1, int threads,
                                 const BatchOptions& o) {
   const ScoreModel model = make_score_model(params);
-  const std::size_t nq = q1 - q0, nt = v.targets.size();
+  const std::size_t nq = q1 - q0;
   const std::vector<Block> blocks = make_blocks(v, nq, threads);
   const std::size_t nb = blocks.size();
   const long long units = static_cast<long long>(nq * nb);
@@ -176,10 +189,6 @@ std::vector<PairResult> run_cpu(const Views& v, const Params& params, std::size_
   error.rethrow();
 
   // Each pair's candidates, pairs in (query, target) order.
-  struct Task {
-    std::size_t q = 0, t = 0;
-    std::vector<Candidate> candidates;
-  };
   std::vector<Task> tasks;
   for (std::size_t qk = 0; qk < nq; ++qk) {
     std::vector<TargetCandidate> all;
@@ -198,7 +207,13 @@ std::vector<PairResult> run_cpu(const Views& v, const Params& params, std::size_
       tasks.push_back(std::move(task));
     }
   }
+  return finish_tasks(v, params, model, q0, threads, tasks);
+}
 
+std::vector<PairResult> finish_tasks(const Views& v, const Params& params, const ScoreModel& model, std::size_t q0,
+                                     int threads, std::vector<Task>& tasks) {
+  const std::size_t nt = v.targets.size();
+  FirstError error;
   // Phase 2: tracebacks and hits.
   std::vector<std::vector<Tagged>> found(static_cast<std::size_t>(threads));
   const long long n_tasks = static_cast<long long>(tasks.size());
@@ -220,6 +235,22 @@ std::vector<PairResult> run_cpu(const Views& v, const Params& params, std::size_
   }
   error.rethrow();
   return merge(found);
+}
+
+// Phase 1 on the GPU: every query of the range against every target in one scan.
+std::vector<PairResult> run_gpu(const Views& v, const Params& params, std::size_t q0, std::size_t q1, int threads,
+                                const BatchOptions& o) {
+  const ScoreModel model = make_score_model(params);
+  GpuScanOptions go;
+  go.device = o.gpu_device;
+  go.chunk_columns = o.gpu_chunk_columns;
+  std::vector<PairCandidates> found =
+      scan_candidates_gpu(v.queries.data() + q0, q1 - q0, v.targets.data(), v.targets.size(), model, go);
+  if (o.progress) o.progress((q1 - q0) * v.targets.size());
+  std::vector<Task> tasks;
+  tasks.reserve(found.size());
+  for (PairCandidates& p : found) tasks.push_back(Task{q0 + p.query, p.target, std::move(p.candidates)});
+  return finish_tasks(v, params, model, q0, threads, tasks);
 }
 
 }  // namespace
@@ -248,6 +279,7 @@ std::vector<PairResult> align_batch(const seq::SequenceSet& queries, const seq::
   // The scan needs a bound on alignment spans (negative gap costs); without one, the reference.
   const bool bounded = max_positive_span(1, make_score_model(params)) >= 0;
   if (options.method == Method::reference || !bounded) return run_reference(v, params, q0, q1, threads, options);
+  if (options.method == Method::gpu) return run_gpu(v, params, q0, q1, threads, options);
   return run_cpu(v, params, q0, q1, threads, options);
 }
 

@@ -14,9 +14,10 @@
 
 namespace screen::miranda {
 
-enum class Method { reference, cpu };
+// gpu: the candidate scan on a GPU (scan_candidates_gpu), then the fast path's post-processing.
+enum class Method { reference, cpu, gpu };
 
-// "reference" or "cpu" (throws UsageError otherwise).
+// "reference" or "cpu" (throws UsageError otherwise; the GPU is chosen as a device, not a method).
 Method parse_method(const std::string& text);
 const char* method_name(Method m);
 
@@ -24,6 +25,8 @@ struct BatchOptions {
   Method method = Method::cpu;
   int threads = 0;                  // 0: omp_get_max_threads()
   ScanIsa isa = ScanIsa::automatic;  // the fast path's scan
+  int gpu_device = 0;                // Method::gpu: the GPU to use
+  int gpu_chunk_columns = 0;         // Method::gpu: GpuScanOptions::chunk_columns (0: automatic)
   // Queries query_begin..query_end-1 (clamped to the set) against every target.
   std::size_t query_begin = 0;
   std::size_t query_end = static_cast<std::size_t>(-1);

@@ -1,0 +1,49 @@
+#pragma once
+// What the engine keeps in the output folder besides the part files and the journal:
+//   run.info   written by the first run (and by --restart): the manifest, its SHA-256, the input
+//              files with their SHA-256s, the plan hash and the shards. A later run compares them
+//              and refuses to resume when they differ. Text, one "key<TAB>fields..." line each:
+//                # screen run 1
+//                manifest<TAB>path      manifest_sha256<TAB>hex      plan_sha256<TAB>hex
+//                input<TAB>side<TAB>set<TAB>sha256<TAB>path
+//                units<TAB>count
+//                shard<TAB>id<TAB>unit_begin<TAB>unit_end<TAB>gpu_seconds<TAB>cpu_core_seconds
+//   timing     one line per shard run, appended after its journal line (for `screen status`):
+//                id<TAB>units<TAB>end (Unix seconds)<TAB>wall seconds<TAB>device<TAB>host
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "plan/plan.hpp"
+#include "store/merge.hpp"
+
+namespace screen::engine {
+
+struct RunState {
+  std::string manifest_path;
+  std::string manifest_sha256;
+  std::string plan_sha256;
+  std::vector<store::InputFile> inputs;
+  std::uint64_t units = 0;
+  std::vector<plan::Shard> shards;  // id, range and the two time estimates
+};
+
+std::string run_info_path(const std::string& output);
+std::string timing_path(const std::string& output);
+
+// Written under a temporary name, fsync'd and renamed.
+void write_run_state(const std::string& output, const RunState& s);
+// false when the file does not exist; InputError when it does not parse.
+bool read_run_state(const std::string& output, RunState& s);
+
+struct TimingEntry {
+  std::int64_t shard_id = 0;
+  std::uint64_t units = 0;
+  double end_unix = 0;
+  double wall_seconds = 0;
+  std::string device, host;
+};
+void append_timing(const std::string& output, const TimingEntry& e);
+std::vector<TimingEntry> read_timing(const std::string& output);  // lines that do not parse are ignored
+
+}  // namespace screen::engine

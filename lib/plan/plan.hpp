@@ -1,0 +1,84 @@
+#pragma once
+// The plan of a job: every work unit in canonical order, cut into deterministic, cost-balanced
+// shards, with a stable hash so that a resume can check it runs the plan the earlier run started.
+//
+// Work units, in canonical order: the stages in manifest order; within Nussinov every query
+// (by row of /queries), then every target (by row of /targets); within miRanda and BPMax every
+// (query, target) pair by query, then target.
+//
+// Cost estimates (operation counts of each stage's recurrence; the ops are of different kinds,
+// so each stage's count is turned into seconds with a per-device-kind throughput, kThroughput):
+//   nussinov  n^3/6 (the split term sum over i < k < j), with max_span s: n * min(n, s)^2 / 2
+//   miranda   Lq * Lr (cells of the three-state DP; the scan dominates)
+//   bpmax     bpmax::term1_updates(N, M, params): the windowed double split, about
+//             (N^3/6) * M * W2^2 / 2 for a query of N nt against a target of M nt with window W2
+// Memory estimates (bytes one unit needs on the device running it):
+//   nussinov  4 n^2 (one int32 table); miranda 12 (Lq + 1) + Lr (one DP column of three int32
+//   states per query row, plus the target); bpmax bpmax::cpu_table_bytes(N, M, params).
+//
+// Shards are contiguous ranges [unit_begin, unit_end) of the canonical order (the part files and
+// /shards record them so), cut where the running cost is nearest to k/K of the total; every shard
+// holds at least one unit, and a shard costs at most total/K plus the largest unit.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "manifest/job.hpp"
+
+namespace screen::plan {
+
+using manifest::StageKind;
+
+enum class DeviceKind { cpu_core, gpu };  // throughput of one CPU core, of one GPU
+const char* device_kind_name(DeviceKind k);
+
+// Work (stage-specific operations) per second: rough constants, used for balance and ETAs only.
+double throughput(StageKind stage, DeviceKind kind);
+
+struct WorkUnit {
+  StageKind stage = StageKind::nussinov;
+  std::uint8_t side = 0;    // nussinov: 0 = a query, 1 = a target; pair stages: 0
+  std::uint64_t a = 0;      // nussinov: the sequence (row of /queries or /targets); pairs: the query
+  std::uint64_t b = 0;      // pairs: the target; nussinov: 0
+  double ops = 0;           // the recurrence's operation count (see above)
+  std::uint64_t cost = 0;   // balancing weight: estimated microseconds on one GPU (>= 1)
+  std::uint64_t memory_bytes = 0;
+};
+
+struct Shard {
+  std::int64_t id = 0;
+  std::uint64_t unit_begin = 0, unit_end = 0;  // [begin, end) in canonical order
+  std::uint64_t cost = 0;                      // sum of the units' costs
+  double gpu_seconds = 0;                      // estimated seconds on one GPU
+  double cpu_core_seconds = 0;                 // estimated seconds on one CPU core
+  std::uint64_t memory_bytes = 0;              // the largest unit's memory estimate
+  std::uint64_t units() const { return unit_end - unit_begin; }
+};
+
+struct Plan {
+  std::vector<WorkUnit> units;
+  std::vector<Shard> shards;
+  std::string hash;  // SHA-256 over the units (stage, side, a, b, cost) and the shard ranges
+  double gpu_seconds = 0, cpu_core_seconds = 0;
+};
+
+// Units of a job over the screened records (lengths by row of /queries and /targets).
+std::vector<WorkUnit> make_units(const manifest::Job& job, const std::vector<std::size_t>& query_lengths,
+                                 const std::vector<std::size_t>& target_lengths);
+
+// The shard count: `requested` when > 0, else the job's sharding.shards when > 0, else
+// ceil(total GPU seconds / (sharding.target_shard_minutes * 60)); never more than the units, at least 1.
+int shard_count(const manifest::Job& job, const std::vector<WorkUnit>& units, int requested = 0);
+
+// Cuts units into `shards` (>= 1) contiguous cost-balanced ranges with ids 0..K-1 (fewer when there
+// are fewer units; none when there are no units).
+std::vector<Shard> make_shards(const std::vector<WorkUnit>& units, int shards);
+
+std::string plan_hash(const std::vector<WorkUnit>& units, const std::vector<Shard>& shards);
+
+// All of the above.
+Plan make_plan(const manifest::Job& job, const std::vector<std::size_t>& query_lengths,
+               const std::vector<std::size_t>& target_lengths, int requested_shards = 0);
+
+}  // namespace screen::plan

@@ -1,0 +1,102 @@
+#pragma once
+// A small job in a fresh folder: queries (one too short, skipped), targets with planted miRNA sites,
+// all three stages; helpers to read a results file's stage rows.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+
+#include "manifest/load_manifest.hpp"
+#include "store/results_reader.hpp"
+
+namespace screen::engine::testing {
+
+namespace fs = std::filesystem;
+
+class TempDir {
+ public:
+  TempDir() {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    path_ = fs::temp_directory_path() / ("screen-engine-" + std::to_string(::getpid()) + "-" +
+                                         info->test_suite_name() + "-" + info->name());
+    fs::remove_all(path_);
+    fs::create_directories(path_);
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  std::string file(const std::string& name) const { return (path_ / name).string(); }
+
+ private:
+  fs::path path_;
+};
+
+inline void spit(const std::string& p, const std::string& text) {
+  std::ofstream out(p, std::ios::binary | std::ios::trunc);
+  out << text;
+}
+
+inline std::string random_rna(std::mt19937_64& rng, std::size_t n) {
+  std::string s(n, 'A');
+  for (auto& c : s) c = "ACGU"[rng() % 4];
+  return s;
+}
+
+inline std::string reverse_complement(const std::string& s) {
+  std::string r(s.rbegin(), s.rend());
+  for (auto& c : r) c = c == 'A' ? 'U' : c == 'U' ? 'A' : c == 'C' ? 'G' : 'C';
+  return r;
+}
+
+// Writes queries.fa, targets.fa and job.yaml (output: out, `shards` shards) into dir.
+inline std::string write_job(const TempDir& dir, int shards = 1, std::uint64_t seed = 1) {
+  std::mt19937_64 rng(seed);
+  std::vector<std::string> q;
+  std::string qfa, tfa;
+  for (int i = 0; i < 5; ++i) {
+    q.push_back(random_rna(rng, 20 + rng() % 4));
+    qfa += ">q" + std::to_string(i) + "\n" + q.back() + "\n";
+    if (i == 2) qfa += ">tooshort\nACGUACGU\n";
+  }
+  for (int i = 0; i < 4; ++i) {
+    std::string t = random_rna(rng, 30 + rng() % 40) + reverse_complement(q[static_cast<std::size_t>(i)]) +
+                    random_rna(rng, 30 + rng() % 50);
+    tfa += ">t" + std::to_string(i) + " target " + std::to_string(i) + "\n" + t + "\n";
+  }
+  spit(dir.file("queries.fa"), qfa);
+  spit(dir.file("targets.fa"), tfa);
+  const std::string yaml = "version: 1\njob:\n  name: small\n  output: out\n"
+                           "queries:\n  - name: mirs\n    fasta: queries.fa\n    min_length: 15\n"
+                           "targets:\n  - name: utrs\n    fasta: targets.fa\n"
+                           "stages:\n  nussinov:\n    traceback: true\n"
+                           "  miranda:\n    score_threshold: 120\n"
+                           "  bpmax:\n    target_window: 24\n    traceback: all\n"
+                           "resources:\n  devices: cpu\n  cpu_threads: 2\n"
+                           "sharding:\n  shards: " +
+                           std::to_string(shards) + "\n";
+  spit(dir.file("job.yaml"), yaml);
+  return dir.file("job.yaml");
+}
+
+template <class Row>
+void expect_rows_equal(const std::vector<Row>& a, const std::vector<Row>& b, const char* what) {
+  ASSERT_EQ(a.size(), b.size()) << what;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    EXPECT_TRUE(store::rows_equal(a[i], b[i])) << what << " row " << i << ": " << store::describe(a[i]) << " vs "
+                                               << store::describe(b[i]);
+}
+
+inline void expect_stage_rows_equal(const store::StageRows& a, const store::StageRows& b) {
+  expect_rows_equal(a.nussinov_queries, b.nussinov_queries, "nussinov/queries");
+  expect_rows_equal(a.nussinov_targets, b.nussinov_targets, "nussinov/targets");
+  expect_rows_equal(a.miranda_hits, b.miranda_hits, "miranda/hits");
+  expect_rows_equal(a.miranda_pairs, b.miranda_pairs, "miranda/pairs");
+  expect_rows_equal(a.bpmax_scores, b.bpmax_scores, "bpmax/scores");
+  expect_rows_equal(a.bpmax_structures, b.bpmax_structures, "bpmax/structures");
+}
+
+}  // namespace screen::engine::testing

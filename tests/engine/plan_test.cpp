@@ -1,0 +1,147 @@
+// The planner: canonical unit order, deterministic balanced shards, every unit in exactly one shard,
+// a stable hash.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+
+#include "plan/plan.hpp"
+
+namespace screen::plan {
+namespace {
+
+using manifest::StageKind;
+
+manifest::Job three_stage_job(std::vector<StageKind> order) {
+  manifest::Job job;
+  job.name = "t";
+  for (StageKind k : order) {
+    if (k == StageKind::nussinov) job.nussinov.enabled = true;
+    if (k == StageKind::miranda) job.miranda.enabled = true;
+    if (k == StageKind::bpmax) job.bpmax.enabled = true;
+  }
+  job.bpmax.target_window = 32;
+  job.stage_order = order;
+  return job;
+}
+
+std::vector<std::size_t> random_lengths(std::mt19937_64& rng, std::size_t n, std::size_t lo, std::size_t hi) {
+  std::vector<std::size_t> v(n);
+  for (auto& x : v) x = lo + rng() % (hi - lo + 1);
+  return v;
+}
+
+TEST(Plan, UnitsAreInCanonicalOrder) {
+  const auto job = three_stage_job({StageKind::bpmax, StageKind::nussinov, StageKind::miranda});
+  const std::vector<std::size_t> q{20, 22, 25}, t{100, 50};
+  const auto units = make_units(job, q, t);
+  ASSERT_EQ(units.size(), 6u + 5u + 6u);
+  // bpmax pairs first (manifest order), by query then target.
+  for (std::size_t k = 0; k < 6; ++k) {
+    EXPECT_EQ(units[k].stage, StageKind::bpmax);
+    EXPECT_EQ(units[k].a, k / 2);
+    EXPECT_EQ(units[k].b, k % 2);
+  }
+  // nussinov: queries, then targets.
+  for (std::size_t k = 0; k < 5; ++k) {
+    EXPECT_EQ(units[6 + k].stage, StageKind::nussinov);
+    EXPECT_EQ(units[6 + k].side, k < 3 ? 0 : 1);
+    EXPECT_EQ(units[6 + k].a, k < 3 ? k : k - 3);
+  }
+  for (std::size_t k = 0; k < 6; ++k) EXPECT_EQ(units[11 + k].stage, StageKind::miranda);
+  // Costs follow the recurrences: a longer sequence folds at a higher cost; miranda is Lq * Lr.
+  EXPECT_GT(units[6 + 2].ops, units[6 + 0].ops);
+  EXPECT_DOUBLE_EQ(units[11].ops, 20.0 * 100.0);
+  EXPECT_DOUBLE_EQ(units[6].ops, 20.0 * 20.0 * 20.0 / 6.0);
+}
+
+TEST(Plan, DeterministicBalancedAndCovering) {
+  std::mt19937_64 rng(42);
+  const auto job = three_stage_job({StageKind::nussinov, StageKind::miranda, StageKind::bpmax});
+  for (int trial = 0; trial < 20; ++trial) {
+    const auto q = random_lengths(rng, 1 + rng() % 30, 15, 30);
+    const auto t = random_lengths(rng, 1 + rng() % 20, 40, 3000);
+    const int k = 1 + static_cast<int>(rng() % 12);
+    const Plan a = make_plan(job, q, t, k);
+    const Plan b = make_plan(job, q, t, k);
+    EXPECT_EQ(a.hash, b.hash);
+    ASSERT_EQ(a.shards.size(), b.shards.size());
+    for (std::size_t i = 0; i < a.shards.size(); ++i) {
+      EXPECT_EQ(a.shards[i].unit_begin, b.shards[i].unit_begin);
+      EXPECT_EQ(a.shards[i].unit_end, b.shards[i].unit_end);
+    }
+    // Contiguous, non-empty, ids 0..K-1, covering [0, units): every unit in exactly one shard.
+    ASSERT_EQ(a.shards.size(), std::min<std::size_t>(static_cast<std::size_t>(k), a.units.size()));
+    std::uint64_t next = 0, total = 0, largest = 0;
+    for (std::size_t i = 0; i < a.shards.size(); ++i) {
+      EXPECT_EQ(a.shards[i].id, static_cast<std::int64_t>(i));
+      EXPECT_EQ(a.shards[i].unit_begin, next);
+      EXPECT_GT(a.shards[i].unit_end, a.shards[i].unit_begin);
+      next = a.shards[i].unit_end;
+    }
+    EXPECT_EQ(next, a.units.size());
+    for (const auto& u : a.units) {
+      total += u.cost;
+      largest = std::max(largest, u.cost);
+    }
+    // Balance: no shard exceeds its share by more than the largest unit (when K is small enough
+    // that the one-unit-per-shard rule does not force the cuts).
+    if (a.units.size() >= 4 * a.shards.size()) {
+      for (const auto& s : a.shards) {
+        EXPECT_LE(static_cast<double>(s.cost), static_cast<double>(total) / static_cast<double>(a.shards.size()) +
+                                                   static_cast<double>(largest))
+            << "trial " << trial << " shard " << s.id;
+      }
+    }
+  }
+}
+
+TEST(Plan, OneAndManyShardsCoverTheSameUnits) {
+  std::mt19937_64 rng(7);
+  const auto job = three_stage_job({StageKind::miranda, StageKind::bpmax});
+  const auto q = random_lengths(rng, 9, 18, 25), t = random_lengths(rng, 7, 50, 500);
+  const Plan one = make_plan(job, q, t, 1);
+  const Plan many = make_plan(job, q, t, 5);
+  ASSERT_EQ(one.units.size(), many.units.size());
+  for (std::size_t i = 0; i < one.units.size(); ++i) {
+    EXPECT_EQ(one.units[i].stage, many.units[i].stage);
+    EXPECT_EQ(one.units[i].a, many.units[i].a);
+    EXPECT_EQ(one.units[i].b, many.units[i].b);
+    EXPECT_EQ(one.units[i].cost, many.units[i].cost);
+  }
+  ASSERT_EQ(one.shards.size(), 1u);
+  EXPECT_EQ(one.shards[0].unit_end, one.units.size());
+  std::vector<int> seen(many.units.size(), 0);
+  for (const auto& s : many.shards)
+    for (auto u = s.unit_begin; u < s.unit_end; ++u) ++seen[u];
+  for (int c : seen) EXPECT_EQ(c, 1);
+  EXPECT_NE(one.hash, many.hash);  // the shard ranges are part of the hash
+}
+
+TEST(Plan, HashChangesWithTheInputs) {
+  const auto job = three_stage_job({StageKind::nussinov, StageKind::bpmax});
+  const Plan a = make_plan(job, {20, 21}, {100, 200}, 2);
+  const Plan b = make_plan(job, {20, 21}, {100, 201}, 2);
+  const Plan c = make_plan(job, {20, 21}, {100, 200}, 2);
+  EXPECT_NE(a.hash, b.hash);
+  EXPECT_EQ(a.hash, c.hash);
+  EXPECT_EQ(a.hash.size(), 64u);
+}
+
+TEST(Plan, AutoShardCountFollowsTargetMinutes) {
+  auto job = three_stage_job({StageKind::bpmax});
+  job.bpmax.target_window = 0;
+  const std::vector<std::size_t> q(10, 25), t(10, 2000);
+  const auto units = make_units(job, q, t);
+  double seconds = 0;
+  for (const auto& u : units) seconds += u.ops / throughput(u.stage, DeviceKind::gpu);
+  job.sharding.target_shard_minutes = seconds / 60.0 / 7.5;  // 7.5 shards' worth: 8 shards
+  EXPECT_EQ(shard_count(job, units), 8);
+  job.sharding.shards = 3;  // an explicit count wins
+  EXPECT_EQ(shard_count(job, units), 3);
+  EXPECT_EQ(shard_count(job, units, 5), 5);
+  EXPECT_EQ(shard_count(job, units, 1000), 100);  // never more than the units
+}
+
+}  // namespace
+}  // namespace screen::plan
