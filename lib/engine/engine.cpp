@@ -165,7 +165,11 @@ void log_skipped(const Inputs& in) {
 
 RunSummary run_job(const manifest::Job& job, const RunOptions& options) {
   const std::string output = job.output;
-  fs::create_directories(output);
+  {
+    std::error_code ec;
+    fs::create_directories(output, ec);
+    if (ec) throw ResourceError(fmt::format("{}: cannot create the output folder: {}", output, ec.message()));
+  }
   // A full run holds the folder alone; --shard tasks share it, each holding its shard (shard_lock.hpp).
   if (options.shard && options.restart)
     throw UsageError("--restart starts the whole job over and cannot be combined with --shard");

@@ -3,7 +3,9 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -44,12 +46,23 @@ void write_run_state(const std::string& output, const RunState& s) {
   const std::string path = run_info_path(output);
   const std::string tmp = store::temporary_name(path);
   {
+    errno = 0;
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     out << text;
     out.flush();
-    if (!out) throw ResourceError(fmt::format("{}: cannot write", tmp));
+    out.close();
+    if (!out) {
+      const int err = errno;
+      std::remove(tmp.c_str());
+      throw ResourceError(fmt::format("{}: cannot write{}", path, err ? std::string(": ") + std::strerror(err) : ""));
+    }
   }
-  store::commit_file(tmp, path);
+  try {
+    store::commit_file(tmp, path);
+  } catch (...) {
+    std::remove(tmp.c_str());
+    throw;
+  }
 }
 
 bool read_run_state(const std::string& output, RunState& s) {

@@ -12,8 +12,24 @@ namespace screen::store::h5 {
 
 namespace {
 
+struct ErrorStack {
+  std::string text;
+  std::string system;  // the operating system's message, when a read or write failed ("File too large")
+};
+
 herr_t collect_error(unsigned /*n*/, const H5E_error2_t* e, void* data) {
-  auto* out = static_cast<std::string*>(data);
+  auto* stack = static_cast<ErrorStack*>(data);
+  if (e->desc && stack->system.empty()) {
+    // The file driver's message: "... errno = 27, error message = 'File too large', ..."
+    const std::string desc = e->desc;
+    const std::string key = "error message = '";
+    const auto at = desc.find(key);
+    if (at != std::string::npos) {
+      const auto end = desc.find('\'', at + key.size());
+      if (end != std::string::npos) stack->system = desc.substr(at + key.size(), end - at - key.size());
+    }
+  }
+  std::string* out = &stack->text;
   if (out->size() > 600) return 0;
   if (!out->empty()) out->append("; ");
   out->append(e->func_name ? e->func_name : "?");
@@ -22,11 +38,14 @@ herr_t collect_error(unsigned /*n*/, const H5E_error2_t* e, void* data) {
   return 0;
 }
 
+// The error stack as one line; an operating-system error (a failed read or write) comes first.
 std::string take_error_stack() {
-  std::string msg;
-  H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, collect_error, &msg);
+  ErrorStack stack;
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, collect_error, &stack);
   H5Eclear2(H5E_DEFAULT);
+  std::string msg = std::move(stack.text);
   if (msg.size() > 600) msg = msg.substr(0, 600) + " ...";
+  if (!stack.system.empty()) msg = stack.system + (msg.empty() ? "" : " (HDF5: " + msg + ")");
   return msg;
 }
 
@@ -46,7 +65,14 @@ Where Where::child(const std::string& name) const {
   return w;
 }
 
-void silence_errors() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
+void silence_errors() {
+  // A file whose close failed on a write error (disk full, EFBIG) stays open inside HDF5 1.10 and
+  // its clean-up at exit (H5_term_library) then crashes on it; a process that exits needs none, and
+  // every file this program writes is closed (or removed) explicitly. Must precede any HDF5 call.
+  static const bool no_atexit = [] { return H5dont_atexit() >= 0; }();
+  (void)no_atexit;
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+}
 
 void fail(const Where& w, const std::string& call) {
   const std::string stack = take_error_stack();
