@@ -4,9 +4,9 @@
 
 namespace screen::cli {
 
-void not_yet(const std::string& what, const std::string& arrives_with) {
-  throw NotImplementedError(what + " is not implemented in this version of screen yet (it arrives with " +
-                            arrives_with + "); see README.md, 'Status of the subcommands'");
+void not_yet(const std::string& what, const std::string& why) {
+  throw NotImplementedError(what + " is not implemented in this version of screen yet (" +
+                            why + "); see README.md, 'Status of the subcommands'");
 }
 
 }  // namespace screen::cli

@@ -60,7 +60,7 @@ seq::SequenceSet read_input(const std::string& path, const char* what) {
 }
 
 int run_align(const AlignOptions& o) {
-  if (o.format == "h5") not_yet("`screen align --format h5`", "the HDF5 results store (the engine)");
+  if (o.format == "h5") not_yet("`screen align --format h5`", "HDF5 results come from `screen run MANIFEST`");
   if (o.format != "tsv" && o.format != "miranda")
     throw UsageError(fmt::format("--format must be tsv, miranda or h5, not '{}'", o.format));
   if (o.device != "cpu" && o.device != "gpu" && o.device != "auto")
@@ -191,7 +191,7 @@ void add_align(CLI::App& app, Action& action) {
   cmd->add_option("--threads", o->threads, "CPU threads (0: all cores)")->capture_default_str();
   cmd->add_option("--format", o->format,
                   "tsv, miranda (miRanda's -quiet -noenergy report: alignment blocks, '>' and '>>' lines), "
-                  "or h5 (arrives with the HDF5 results store)")
+                  "or h5 (not yet: HDF5 results come from `screen run`)")
       ->capture_default_str();
   cmd->add_option("--out", o->out, "Output file (default: standard output)");
   cmd->callback([&action, o] { action = [o]() -> int { return run_align(*o); }; });

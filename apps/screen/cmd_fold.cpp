@@ -41,7 +41,7 @@ constexpr std::size_t kChunkBases = 2'000'000;
 
 
 int run_fold(const FoldOptions& o) {
-  if (o.format == "h5") not_yet("`screen fold --format h5`", "the HDF5 results store");
+  if (o.format == "h5") not_yet("`screen fold --format h5`", "HDF5 results come from `screen run MANIFEST`");
   if (o.format != "tsv") throw UsageError(fmt::format("--format must be tsv or h5, not '{}'", o.format));
   if (o.min_loop < 0) throw UsageError("--min-loop must be >= 0");
   if (o.max_span < 0) throw UsageError("--max-span must be >= 0 (0: unlimited)");
@@ -118,7 +118,7 @@ void add_fold(CLI::App& app, Action& action) {
   cmd->add_option("--method", o->method, "CPU method: auto, reference, cpu, four-russians (unit weights)")
       ->capture_default_str();
   cmd->add_option("--threads", o->threads, "CPU threads (0: all cores)")->capture_default_str();
-  cmd->add_option("--format", o->format, "tsv, or h5 (arrives with the HDF5 results store)")->capture_default_str();
+  cmd->add_option("--format", o->format, "tsv, or h5 (not yet: HDF5 results come from `screen run`)")->capture_default_str();
   cmd->add_option("--out", o->out, "Output file (default: standard output)");
   cmd->callback([&action, o] { action = [o]() -> int { return run_fold(*o); }; });
 }

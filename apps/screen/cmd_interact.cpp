@@ -44,9 +44,9 @@ constexpr double kChunkUpdates = 2e10;
 constexpr std::size_t kChunkPairs = 4096;
 
 int run_interact(const InteractOptions& o) {
-  if (o.format == "h5") not_yet("`screen interact --format h5`", "the HDF5 results store");
+  if (o.format == "h5") not_yet("`screen interact --format h5`", "HDF5 results come from `screen run MANIFEST`");
   if (o.format != "tsv") throw UsageError(fmt::format("--format must be tsv or h5, not '{}'", o.format));
-  if (o.device == "gpu") not_yet("`screen interact --device gpu`", "the BPMax GPU path");
+  if (o.device == "gpu") not_yet("`screen interact --device gpu`", "it arrives with the BPMax GPU path");
   if (o.device != "cpu" && o.device != "auto")
     throw UsageError(fmt::format("--device must be cpu, gpu or auto, not '{}'", o.device));
   if (o.threads < 0) throw UsageError("--threads must be >= 0 (0: all cores)");
@@ -147,7 +147,7 @@ void add_interact(CLI::App& app, Action& action) {
   cmd->add_option("--device", o->device, "cpu, gpu (arrives with the BPMax GPU path), or auto")->capture_default_str();
   cmd->add_option("--method", o->method, "CPU method: auto, reference, cpu")->capture_default_str();
   cmd->add_option("--threads", o->threads, "CPU threads (0: all cores)")->capture_default_str();
-  cmd->add_option("--format", o->format, "tsv, or h5 (arrives with the HDF5 results store)")->capture_default_str();
+  cmd->add_option("--format", o->format, "tsv, or h5 (not yet: HDF5 results come from `screen run`)")->capture_default_str();
   cmd->add_option("--out", o->out, "Output file (default: standard output)");
   cmd->callback([&action, o] { action = [o]() -> int { return run_interact(*o); }; });
 }

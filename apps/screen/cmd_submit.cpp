@@ -7,7 +7,7 @@ void add_submit(CLI::App& app, Action& action) {
   auto args = std::make_shared<std::vector<std::string>>();
   cmd->add_option("args", *args, "Arguments (see README)");
   cmd->allow_extras();
-  cmd->callback([&action, args] { action = [args]() -> int { not_yet("`screen submit`", "cluster support"); }; });
+  cmd->callback([&action, args] { action = [args]() -> int { not_yet("`screen submit`", "it arrives with cluster support"); }; });
 }
 
 }  // namespace screen::cli
