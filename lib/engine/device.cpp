@@ -2,21 +2,32 @@
 
 #include <omp.h>
 
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "gpu/device_info.hpp"
 #include "stages/bpmax/interact.hpp"
 #include "stages/miranda/align_batch.hpp"
+#include "stages/nussinov/cuda.hpp"
 #include "stages/nussinov/fold.hpp"
 
 namespace screen::engine {
 
 namespace {
 
-class CpuDevice final : public Device {
+// The CPU pool (gpu < 0) or one GPU with a CPU pool beside it (BPMax, miRanda's exact phase).
+class StageDevice final : public Device {
  public:
-  explicit CpuDevice(int threads) : threads_(threads > 0 ? threads : omp_get_max_threads()) {}
-  std::string name() const override { return fmt::format("cpu ({} threads)", threads_); }
+  StageDevice(int gpu, int threads, std::string name)
+      : gpu_(gpu), threads_(threads > 0 ? threads : omp_get_max_threads()), name_(std::move(name)) {
+    if (name_.empty()) name_ = fmt::format("cpu ({} threads)", threads_);
+  }
+  std::string name() const override { return name_; }
   int parallelism() const override { return threads_; }
 
   void run(const StageBatch& batch, const Inputs& in, const plan::StageParams& params,
@@ -40,8 +51,34 @@ class CpuDevice final : public Device {
       seqs.push_back(set.codes(u.a));
       lengths.push_back(static_cast<int>(set.length(u.a)));
     }
-    const auto results = nussinov::fold_batch(seqs, lengths, params.nussinov, params.nussinov_traceback,
-                                              nussinov::Method::automatic, threads_);
+    std::vector<nussinov::FoldResult> results;
+    if (gpu_ < 0) {
+      results = nussinov::fold_batch(seqs, lengths, params.nussinov, params.nussinov_traceback,
+                                     nussinov::Method::automatic, threads_);
+    } else {
+      // fold_batch(Method::gpu) on GPU gpu_: it takes no device index, so its split is repeated
+      // here (long sequences one by one, the rest in one batch call).
+      results.resize(seqs.size());
+      std::vector<const std::uint8_t*> short_seqs;
+      std::vector<int> short_lengths;
+      std::vector<std::size_t> short_index;
+      for (std::size_t k = 0; k < seqs.size(); ++k) {
+        if (lengths[k] >= nussinov::kGpuLongSequence) {
+          results[k] = nussinov::fold_gpu_long(seqs[k], lengths[k], params.nussinov, params.nussinov_traceback, gpu_);
+        } else {
+          short_seqs.push_back(seqs[k]);
+          short_lengths.push_back(lengths[k]);
+          short_index.push_back(k);
+        }
+      }
+      if (!short_seqs.empty()) {
+        auto part =
+            nussinov::fold_gpu_batch(short_seqs, short_lengths, params.nussinov, params.nussinov_traceback, gpu_);
+        if (part.size() != short_seqs.size())
+          throw Error(ExitCode::internal, "fold_gpu_batch returned a wrong number of results");
+        for (std::size_t k = 0; k < part.size(); ++k) results[short_index[k]] = std::move(part[k]);
+      }
+    }
     auto& rows = batch.units[0].side == 0 ? out.nussinov_queries : out.nussinov_targets;
     for (std::size_t k = 0; k < batch.count; ++k) rows.push_back(store::nussinov_row(batch.units[k].a, results[k]));
   }
@@ -56,7 +93,8 @@ class CpuDevice final : public Device {
       while (e < batch.count && batch.units[e].a == q && batch.units[e].b == t0 + (e - k)) ++e;
       const std::uint64_t t1 = t0 + (e - k);
       miranda::BatchOptions o;
-      o.method = miranda::Method::cpu;
+      o.method = gpu_ < 0 ? miranda::Method::cpu : miranda::Method::gpu;
+      o.gpu_device = gpu_ < 0 ? 0 : gpu_;
       o.threads = threads_;
       if (!in.query_letters.empty()) o.query_letters = &in.query_letters;
       if (t0 == 0 && t1 == nt) {
@@ -110,11 +148,27 @@ class CpuDevice final : public Device {
     }
   }
 
+  int gpu_;  // -1: the CPU pool
   int threads_;
+  std::string name_;
 };
 
 }  // namespace
 
-std::unique_ptr<Device> make_cpu_device(int threads) { return std::make_unique<CpuDevice>(threads); }
+std::unique_ptr<Device> make_cpu_device(int threads) { return std::make_unique<StageDevice>(-1, threads, ""); }
+
+std::unique_ptr<Device> make_gpu_device(int gpu_index, int cpu_threads) {
+  if (!gpu::built_with_cuda()) throw ResourceError("a GPU device: this build has no CUDA");
+  const int count = gpu::gpu_count();
+  if (gpu_index < 0 || gpu_index >= count)
+    throw ResourceError(count == 0 ? fmt::format("no GPU {}: {}", gpu_index, gpu::no_gpu_reason())
+                                   : fmt::format("no GPU {} (this machine has {})", gpu_index, count));
+  std::string gpu_name;
+  for (const auto& d : gpu::list_devices())
+    if (d.index == gpu_index) gpu_name = d.name;
+  const int threads = cpu_threads > 0 ? cpu_threads : omp_get_max_threads();
+  return std::make_unique<StageDevice>(
+      gpu_index, threads, fmt::format("gpu {} ({}) + cpu ({} threads) for bpmax", gpu_index, gpu_name, threads));
+}
 
 }  // namespace screen::engine

@@ -1,7 +1,7 @@
 #pragma once
-// Device: where the engine runs a batch of work units of one stage. Only the CPU pool exists now;
-// a GPU device (one per GPU, its memory budget and stream) implements the same interface later and
-// the engine gives it whole batches. Results do not depend on the device.
+// Device: where the engine runs a batch of work units of one stage: the CPU pool, or one GPU (its
+// Nussinov and miRanda batches on the GPU, BPMax on the CPU until the GPU BPMax kernels exist). The
+// engine gives a device whole batches. Results do not depend on the device.
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -32,5 +32,10 @@ class Device {
 
 // The CPU pool: `threads` OpenMP threads inside the stage batch calls (0: all cores).
 std::unique_ptr<Device> make_cpu_device(int threads);
+
+// GPU `gpu_index`: Nussinov batches through the GPU fold, miRanda batches through the GPU scan (its
+// exact CPU post-processing, and BPMax batches, on `cpu_threads` OpenMP threads; 0: all cores).
+// ResourceError when the build has no CUDA or there is no such GPU.
+std::unique_ptr<Device> make_gpu_device(int gpu_index, int cpu_threads);
 
 }  // namespace screen::engine

@@ -16,6 +16,7 @@
 #include "engine/device.hpp"
 #include "engine/run_state.hpp"
 #include "engine/shard_lock.hpp"
+#include "gpu/device_info.hpp"
 #include "plan/stage_params.hpp"
 #include "store/journal.hpp"
 #include "store/lock.hpp"
@@ -161,6 +162,36 @@ void log_skipped(const Inputs& in) {
     spdlog::warn("{} set {}: record '{}' skipped: {}", s.side, s.set, s.name, s.reason);
 }
 
+// resources.devices: auto → GPU 0 when this build has CUDA and a GPU is usable, else the CPU pool;
+// cpu → the CPU pool; a list → the first listed GPU (one GPU worker so far).
+std::unique_ptr<Device> select_device(const manifest::Resources& r, int threads) {
+  switch (r.devices) {
+    case manifest::DeviceMode::cpu: return make_cpu_device(threads);
+    case manifest::DeviceMode::automatic:
+      if (gpu::built_with_cuda() && gpu::gpu_count() > 0) return make_gpu_device(0, threads);
+      spdlog::info("resources.devices is auto and no GPU is usable ({}); running on the CPU", gpu::no_gpu_reason());
+      return make_cpu_device(threads);
+    case manifest::DeviceMode::gpus: {
+      if (r.gpu_ids.empty()) throw ResourceError("resources.devices lists no GPU");
+      const int count = gpu::gpu_count();
+      for (const int id : r.gpu_ids) {
+        if (id < 0 || id >= count)
+          throw ResourceError(count == 0 ? fmt::format("resources.devices: GPU {} is not usable: {}", id,
+                                                       gpu::no_gpu_reason())
+                                         : fmt::format("resources.devices: GPU {} does not exist (this machine has {} "
+                                                       "GPU{})",
+                                                       id, count, count == 1 ? "" : "s"));
+      }
+      if (r.gpu_ids.size() > 1)
+        spdlog::warn("resources.devices lists {} GPUs, but the engine runs one GPU worker so far; using GPU {} only "
+                     "(multi-GPU workers are the next step)",
+                     r.gpu_ids.size(), r.gpu_ids.front());
+      return make_gpu_device(r.gpu_ids.front(), threads);
+    }
+  }
+  throw Error(ExitCode::internal, "select_device: no device mode");
+}
+
 }  // namespace
 
 RunSummary run_job(const manifest::Job& job, const RunOptions& options) {
@@ -236,10 +267,9 @@ RunSummary run_job(const manifest::Job& job, const RunOptions& options) {
                p.units.size(), done.size(), todo.size(), todo_units);
 
   if (!todo.empty()) {
-    if (job.resources.devices == manifest::DeviceMode::gpus)
-      spdlog::warn("resources.devices lists GPUs, but this engine has only the CPU worker so far; running on the CPU");
     const int threads = options.threads > 0 ? options.threads : job.resources.cpu_threads;
-    std::unique_ptr<Device> device = make_cpu_device(threads);
+    std::unique_ptr<Device> device = select_device(job.resources, threads);
+    spdlog::info("device: {}", device->name());
     // A full run appends through one Journal; a --shard task opens it for each line under the
     // journal lock, as other tasks append to the same file.
     std::unique_ptr<store::Journal> journal;

@@ -1,0 +1,97 @@
+// The engine's GPU device against its CPU pool: the same small job (all three stages) run with
+// resources.devices cpu and auto (GPU 0 here) must give identical results.h5 stage tables, row for
+// row; the shards table records which device ran. A listed GPU that does not exist is refused.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/error.hpp"
+#include "engine/engine.hpp"
+#include "gpu/device_info.hpp"
+#include "manifest/load_manifest.hpp"
+#include "store/results_reader.hpp"
+#include "tests/engine/engine_test_util.hpp"
+#include "tests/gpu/gpu_test_util.hpp"
+
+namespace screen::engine::testing {
+namespace {
+
+RunOptions opts() {
+  RunOptions o;
+  o.threads = 2;
+  o.progress_interval = 1e9;
+  return o;
+}
+
+std::string run_on(manifest::Job job, manifest::DeviceMode mode, std::vector<int> gpu_ids, const std::string& output) {
+  job.resources.devices = mode;
+  job.resources.gpu_ids = std::move(gpu_ids);
+  job.output = output;
+  const RunSummary s = run_job(job, opts());
+  EXPECT_TRUE(s.merged);
+  EXPECT_EQ(s.ran.size(), s.shards_total);
+  return s.results;
+}
+
+void expect_same_results(const std::string& cpu_path, const std::string& gpu_path) {
+  ASSERT_FALSE(cpu_path.empty());
+  ASSERT_FALSE(gpu_path.empty());
+  const store::ResultsReader cpu(cpu_path), gpu(gpu_path);
+  for (const auto k : {store::StageKind::nussinov, store::StageKind::miranda, store::StageKind::bpmax}) {
+    EXPECT_TRUE(cpu.has_stage(k));
+    EXPECT_TRUE(gpu.has_stage(k));
+  }
+  const store::StageRows a = cpu.stage_rows(), b = gpu.stage_rows();
+  EXPECT_FALSE(a.nussinov_queries.empty());
+  EXPECT_FALSE(a.nussinov_targets.empty());
+  EXPECT_FALSE(a.miranda_hits.empty());  // the planted sites are found
+  EXPECT_FALSE(a.bpmax_scores.empty());
+  expect_stage_rows_equal(a, b);
+  for (const auto& s : cpu.shards()) EXPECT_EQ(s.device.rfind("cpu (", 0), 0u) << s.device;
+  for (const auto& s : gpu.shards()) EXPECT_EQ(s.device.rfind("gpu 0 (", 0), 0u) << s.device;
+}
+
+TEST(EngineGpu, AutoOnTheGpuEqualsTheCpuPool) {
+  SCREEN_REQUIRE_GPU();
+  for (const auto& [seed, shards] : {std::pair<std::uint64_t, int>{1, 1}, {2, 3}, {3, 2}}) {
+    SCOPED_TRACE("seed " + std::to_string(seed) + ", " + std::to_string(shards) + " shards");
+    TempDir dir;
+    const manifest::Job job = manifest::load_manifest(write_job(dir, shards, seed));
+    const std::string cpu = run_on(job, manifest::DeviceMode::cpu, {}, dir.file("cpu"));
+    const std::string gpu = run_on(job, manifest::DeviceMode::automatic, {}, dir.file("gpu"));
+    expect_same_results(cpu, gpu);
+  }
+}
+
+TEST(EngineGpu, ListedGpuEqualsTheCpuPool) {
+  SCREEN_REQUIRE_GPU();
+  TempDir dir;
+  const manifest::Job job = manifest::load_manifest(write_job(dir, 2, 5));
+  const std::string cpu = run_on(job, manifest::DeviceMode::cpu, {}, dir.file("cpu"));
+  const std::string gpu = run_on(job, manifest::DeviceMode::gpus, {0}, dir.file("gpu"));
+  expect_same_results(cpu, gpu);
+}
+
+TEST(EngineGpu, AMissingListedGpuIsAResourceError) {
+  SCREEN_REQUIRE_GPU();
+  TempDir dir;
+  manifest::Job job = manifest::load_manifest(write_job(dir));
+  const int count = gpu::gpu_count();
+  job.resources.devices = manifest::DeviceMode::gpus;
+  job.resources.gpu_ids = {count};
+  job.output = dir.file("out");
+  try {
+    run_job(job, opts());
+    FAIL() << "expected a ResourceError";
+  } catch (const ResourceError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("GPU " + std::to_string(count)), std::string::npos) << what;
+    EXPECT_NE(what.find("has " + std::to_string(count)), std::string::npos) << what;
+  }
+}
+
+}  // namespace
+}  // namespace screen::engine::testing
