@@ -25,16 +25,21 @@ std::string base_name(const std::string& path) {
 
 double user_weight(int w, int scale) { return static_cast<double>(w) / static_cast<double>(scale); }
 
+// Pair weights in the user's units, and the scale that turns the stored integer scores into them.
+void write_weights(const PairWeights& w, h5::Group& g) {
+  g.set_double("weight_cg", user_weight(w.cg, w.scale));
+  g.set_double("weight_au", user_weight(w.au, w.scale));
+  g.set_double("weight_gu", user_weight(w.gu, w.scale));
+  g.set_int("score_scale", w.scale);
+}
+
 void write_stage_params(const manifest::Job& job, StageKind k, h5::Group& g) {
   switch (k) {
     case StageKind::nussinov: {
       const auto& p = job.nussinov;
       g.set_int("min_loop", p.min_loop);
       g.set_int("max_span", p.max_span);
-      g.set_double("weight_cg", user_weight(p.pairs.cg, p.pairs.scale));
-      g.set_double("weight_au", user_weight(p.pairs.au, p.pairs.scale));
-      g.set_double("weight_gu", user_weight(p.pairs.gu, p.pairs.scale));
-      g.set_int("score_scale", p.pairs.scale);
+      write_weights(p.pairs, g);
       g.set_bool("traceback", p.traceback);
       break;
     }
@@ -52,10 +57,7 @@ void write_stage_params(const manifest::Job& job, StageKind k, h5::Group& g) {
       const auto& p = job.bpmax;
       g.set_int("query_window", p.query_window);
       g.set_int("target_window", p.target_window);
-      g.set_double("weight_cg", user_weight(p.pairs.cg, p.pairs.scale));
-      g.set_double("weight_au", user_weight(p.pairs.au, p.pairs.scale));
-      g.set_double("weight_gu", user_weight(p.pairs.gu, p.pairs.scale));
-      g.set_int("score_scale", p.pairs.scale);
+      write_weights(p.pairs, g);
       g.set_string("traceback", std::string(manifest::traceback_name(p.traceback)));
       g.set_double("report_threshold", p.report_threshold);
       break;

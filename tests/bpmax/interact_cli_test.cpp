@@ -12,33 +12,14 @@
 #include "bpmax_test_util.hpp"
 #include "stages/bpmax/interact.hpp"
 #include "tests/cli/run_screen.hpp"
+#include "tests/cli/cli_temp_dir.hpp"
 
 namespace screen::bpmax {
 namespace {
 
 using screen::testing::run_screen;
 
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "screen-interact-cli-XXXXXX").string();
-    if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  std::string write(const std::string& name, const std::string& text) const {
-    const std::string p = (path_ / name).string();
-    std::ofstream(p) << text;
-    return p;
-  }
-  std::string path(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  std::filesystem::path path_;
-};
+using screen::testing::CliTempDir;
 
 std::string read_text(const std::string& path) {
   std::ifstream in(path);
@@ -77,7 +58,7 @@ std::string expected_rows(const Params& p, bool traceback, int w2) {
 }
 
 TEST(InteractCli, QueriesTimesTargetsMatchTheReference) {
-  TempDir dir;
+  CliTempDir dir;
   const std::string qf = dir.write("q.fa", fasta(kQueries, "q")), tf = dir.write("t.fa", fasta(kTargets, "t"));
   const Params p;
   auto r = run_screen({"-q", "interact", qf, tf, "--out", dir.path("out.tsv")});
@@ -96,7 +77,7 @@ TEST(InteractCli, QueriesTimesTargetsMatchTheReference) {
 }
 
 TEST(InteractCli, HalfUnitWeightsPrintHalves) {
-  TempDir dir;
+  CliTempDir dir;
   const std::string qf = dir.write("q.fa", fasta(kQueries, "q")), tf = dir.write("t.fa", fasta(kTargets, "t"));
   Params p;
   p.weights = make_pair_weights(3, 1, 1.5, "t");
@@ -108,7 +89,7 @@ TEST(InteractCli, HalfUnitWeightsPrintHalves) {
 }
 
 TEST(InteractCli, PairsFileGivesOneRowPerRecord) {
-  TempDir dir;
+  CliTempDir dir;
   std::string text;
   for (std::size_t k = 0; k < kTargets.size(); ++k)
     text += ">pair" + std::to_string(k) + "\n" + kQueries[k % 2] + "&\n" + kTargets[k] + "\n";
@@ -127,7 +108,7 @@ TEST(InteractCli, PairsFileGivesOneRowPerRecord) {
 }
 
 TEST(InteractCli, Errors) {
-  TempDir dir;
+  CliTempDir dir;
   const std::string qf = dir.write("q.fa", fasta(kQueries, "q")), tf = dir.write("t.fa", fasta(kTargets, "t"));
   auto r = run_screen({"interact", qf, tf, "--device", "gpu"});
   EXPECT_EQ(r.exit_code, 5) << r.out;

@@ -29,17 +29,6 @@
 namespace screen::miranda {
 namespace {
 
-template <class Fn>
-void parallel_for(std::size_t count, Fn fn) {
-  const unsigned nth = std::max(1u, std::thread::hardware_concurrency());
-  std::atomic<std::size_t> next{0};
-  std::vector<std::thread> pool;
-  for (unsigned w = 0; w < nth; ++w)
-    pool.emplace_back([&] {
-      for (std::size_t k = next++; k < count; k = next++) fn(k);
-    });
-  for (auto& t : pool) t.join();
-}
 
 ::testing::AssertionResult same_candidates(const std::vector<Candidate>& e, const std::vector<Candidate>& g) {
   if (e.size() != g.size())
@@ -259,7 +248,7 @@ TEST(MirandaGpu, RandomPairsWithPlantedSitesEqualTheCpuScanAndTheReference) {
   EXPECT_GT(gpu_queries, 8000u);  // (queries no cell of which can reach the threshold are skipped)
   std::atomic<std::size_t> bad_cands{0}, bad_hits{0}, with_cands{0}, with_hits{0};
   std::vector<std::string> why(kCases);
-  parallel_for(kCases, [&](std::size_t k) {
+  screen::testing::parallel_for(kCases, [&](std::size_t k) {
     const RandomCase& c = cases[k];
     const ScoreModel m = make_score_model(c.params);
     const std::vector<Candidate> want = scan_candidates(c.qv(), c.tv(), m);
@@ -384,7 +373,7 @@ TEST(MirandaGpu, HumanMicroRnasAgainstTheGenomeEqualTheCpu) {
     EXPECT_EQ(st.gpu_queries, qs.size());
     EXPECT_EQ(st.cpu_queries, 0u);
     std::vector<std::vector<Candidate>> want(q.size());
-    parallel_for(q.size(), [&](std::size_t k) { want[k] = scan_candidates(q[k], t[0], m); });
+    screen::testing::parallel_for(q.size(), [&](std::size_t k) { want[k] = scan_candidates(q[k], t[0], m); });
     std::size_t total = 0, bad = 0;
     for (std::size_t k = 0; k < q.size(); ++k) {
       total += want[k].size();

@@ -22,18 +22,6 @@ namespace {
 namespace nu = screen::nussinov;
 namespace knl = screen::kernels::nussinov;
 
-// Runs fn(k) for k in [0, count) on all cores (the reference is O(n^3) on one core per call).
-template <class Fn>
-void parallel_for(std::size_t count, Fn fn) {
-  const unsigned nth = std::max(1u, std::thread::hardware_concurrency());
-  std::atomic<std::size_t> next{0};
-  std::vector<std::thread> pool;
-  for (unsigned w = 0; w < nth; ++w)
-    pool.emplace_back([&] {
-      for (std::size_t k = next++; k < count; k = next++) fn(k);
-    });
-  for (auto& t : pool) t.join();
-}
 
 // Sets the cell width (0 = automatic) and the schedule; restores the defaults on scope exit.
 struct TuningGuard {
@@ -92,7 +80,7 @@ void compare_case(const Case& c, const std::vector<std::vector<std::uint8_t>>& s
     lens.push_back(static_cast<int>(s.size()));
   }
   std::vector<nu::FoldResult> ref(seqs.size());
-  parallel_for(seqs.size(), [&](std::size_t k) { ref[k] = nu::fold_reference(ptrs[k], lens[k], c.p, true); });
+  screen::testing::parallel_for(seqs.size(), [&](std::size_t k) { ref[k] = nu::fold_reference(ptrs[k], lens[k], c.p, true); });
   const auto batch = nu::fold_gpu_batch(ptrs, lens, c.p, true);
   const auto batch_scores = nu::fold_gpu_batch(ptrs, lens, c.p, false);
   ASSERT_EQ(batch.size(), seqs.size());
@@ -166,7 +154,7 @@ TEST(NussinovGpu, LongSequencesMatchReference) {
     lens.push_back(static_cast<int>(s.size()));
   }
   std::vector<nu::FoldResult> ref(seqs.size());
-  parallel_for(seqs.size(), [&](std::size_t k) { ref[k] = nu::fold_reference(ptrs[k], lens[k], cases[k % 3].p, true); });
+  screen::testing::parallel_for(seqs.size(), [&](std::size_t k) { ref[k] = nu::fold_reference(ptrs[k], lens[k], cases[k % 3].p, true); });
   for (int ci = 0; ci < 3; ++ci) {
     std::vector<const std::uint8_t*> bp;
     std::vector<int> bl;

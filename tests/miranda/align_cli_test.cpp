@@ -10,6 +10,7 @@
 
 #include "miranda_test_util.hpp"
 #include "tests/cli/run_screen.hpp"
+#include "tests/cli/cli_temp_dir.hpp"
 
 namespace screen::miranda {
 namespace {
@@ -58,30 +59,10 @@ INSTANTIATE_TEST_SUITE_P(
       return e.substr(0, e.find('.'));
     });
 
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "screen-align-cli-XXXXXX").string();
-    if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  std::string write(const std::string& name, const std::string& text) const {
-    const std::string p = (path_ / name).string();
-    std::ofstream(p) << text;
-    return p;
-  }
-  std::string path(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  std::filesystem::path path_;
-};
+using screen::testing::CliTempDir;
 
 TEST(AlignCliTsv, HeaderAndOneRowPerHitToAFile) {
-  TempDir dir;
+  CliTempDir dir;
   const std::string out = dir.path("hits.tsv");
   const auto r = run_screen({"-q", "align", test::data_path("public_queries.fa"), test::data_path("public_targets.fa"),
                              "--out", out});
@@ -95,7 +76,7 @@ TEST(AlignCliTsv, HeaderAndOneRowPerHitToAFile) {
 }
 
 TEST(AlignCliErrors, UnsupportedChoicesAndBadInput) {
-  TempDir dir;
+  CliTempDir dir;
   const std::string q = test::data_path("public_queries.fa"), t = test::data_path("public_targets.fa");
   auto r = run_screen({"align", q, t, "--format", "h5"});
   EXPECT_EQ(r.exit_code, 5) << r.out;

@@ -1,0 +1,40 @@
+#pragma once
+// CliTempDir: a fresh folder for the files an end-to-end CLI test writes and reads, removed with
+// everything in it when the test ends.
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#include <system_error>
+
+namespace screen::testing {
+
+class CliTempDir {
+ public:
+  CliTempDir() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "screen-cli-XXXXXX").string();
+    if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
+    path_ = pattern;
+  }
+  ~CliTempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  CliTempDir(const CliTempDir&) = delete;
+  CliTempDir& operator=(const CliTempDir&) = delete;
+
+  // Writes `text` to path(name) and returns that path.
+  std::string write(const std::string& name, const std::string& text) const {
+    const std::string p = path(name);
+    std::ofstream(p) << text;
+    return p;
+  }
+  std::string path(const std::string& name) const { return (path_ / name).string(); }
+
+ private:
+  std::filesystem::path path_;
+};
+
+}  // namespace screen::testing
