@@ -1,6 +1,10 @@
-// `screen bench bpmax`: the BPMax CPU path on the thesis's setting, a 23-nt query (the svRNA set's
-// 23-nt record) against random targets of 1,000, 5,000 and 20,000 nt with target window 128, and
-// 23 x 200 unwindowed (the original program's own benchmark), with the published figures beside.
+// `screen bench bpmax`: the BPMax CPU and GPU paths on the thesis's setting, a 23-nt query (the
+// svRNA set's 23-nt record) against random targets of 1,000, 5,000 and 20,000 nt with target window
+// 128, and 23 x 200 unwindowed (the original program's own benchmark), with the published figures
+// beside. GPU rows time one interact_pairs_gpu call (allocation, transfers and site included; the
+// kernels' own time beside) after a warm-up call, and are checked against the CPU row's score.
+// `--targets FILE` adds the screen: every query of --query against every record of FILE on the GPU
+// (the thesis: about a day per svRNA for 32,000 transcripts on a Titan V).
 //
 // GOPS = term-1 max-plus updates / seconds / 1e9, where the updates are counted exactly on the
 // banded tables (bpmax::term1_updates):
@@ -23,6 +27,7 @@
 #include "common/error.hpp"
 #include "seq/sequence_set.hpp"
 #include "stages/bpmax/cpu.hpp"
+#include "stages/bpmax/cuda.hpp"
 #include "stages/bpmax/interact.hpp"
 
 namespace screen::cli {
@@ -34,6 +39,10 @@ struct BenchOptions {
   int threads = 0;
   bool reference = true;
   std::string query = "data/svrna/sarscov2_svrna.fa";
+  std::string device = "cpu";
+  std::string targets;     // screen case: every query of `query` against these records, on the GPU
+  std::size_t max_targets = 0;
+  int gpu = 0;
 };
 
 std::vector<std::uint8_t> random_target(int m) {
@@ -70,8 +79,46 @@ double timed(F&& f) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+// Every query of the --query file against the records of --targets on the GPU, in batches of pairs
+// (the call cuts them by memory), with the scores' sum as a checksum.
+void screen_case(const BenchOptions& o, int threads) {
+  const seq::SequenceSet queries = seq::read_fasta(o.query);
+  const seq::SequenceSet targets = seq::read_fasta(o.targets);
+  const std::size_t nt = o.max_targets > 0 ? std::min(o.max_targets, targets.size()) : targets.size();
+  bpmax::Params p;
+  p.target_window = 128;
+  std::vector<bpmax::PairInput> pairs;
+  double updates = 0, nucleotides = 0;
+  for (std::size_t t = 0; t < nt; ++t) nucleotides += static_cast<double>(targets.length(t));
+  for (std::size_t q = 0; q < queries.size(); ++q)
+    for (std::size_t t = 0; t < nt; ++t) {
+      pairs.push_back({{queries.codes(q), static_cast<int>(queries.length(q))},
+                       {targets.codes(t), static_cast<int>(targets.length(t))}, q, t});
+      updates += bpmax::term1_updates(pairs.back().query.length, pairs.back().target.length, p);
+    }
+  bpmax::GpuOptions go;
+  go.device = o.gpu;
+  go.cpu_threads = threads;
+  bpmax::GpuStats st;
+  long long sum = 0;
+  const double t = timed([&] {
+    for (const auto& r : bpmax::interact_pairs_gpu(pairs, p, bpmax::TracebackMode::none(), go, &st)) sum += r.site.score;
+  });
+  std::printf("\nscreen: %zu queries x %zu targets (%.1f Mnt) of %s, W2 = 128, on GPU %d\n", queries.size(), nt,
+              nucleotides / 1e6, o.targets.c_str(), o.gpu);
+  std::printf("  %zu pairs (%zu on the GPU, %zu on the CPU), %.3g term-1 updates\n", pairs.size(), st.gpu_pairs,
+              st.cpu_pairs, updates);
+  std::printf("  %.1f s wall (kernels %.1f s), %.1f GOPS, score checksum %lld\n", t, st.kernel_ms / 1e3,
+              updates / t / 1e9, sum);
+  std::printf("  thesis (Titan V): about 1 day per svRNA for 32,000 transcripts\n");
+}
+
 int run_bench(const BenchOptions& o) {
   if (o.threads < 0) throw UsageError("--threads must be >= 0 (0: all cores)");
+  if (o.device != "cpu" && o.device != "gpu" && o.device != "all")
+    throw UsageError(fmt::format("--device must be cpu, gpu or all, not '{}'", o.device));
+  const bool cpu_rows = o.device != "gpu", gpu_rows = o.device != "cpu";
+  if (gpu_rows && !bpmax::gpu_available()) throw ResourceError("bench bpmax --device gpu: no usable GPU");
   const int all = o.threads > 0 ? o.threads : omp_get_max_threads();
   std::string qname;
   const std::vector<std::uint8_t> query = load_query(o.query, qname);
@@ -110,15 +157,31 @@ int run_bench(const BenchOptions& o) {
     const double mb = static_cast<double>(bpmax::cpu_table_bytes(n, c.m, p)) / 1e6;
     long long cpu_score = -1;
     std::vector<int> thread_counts;
-    if (c.single || all == 1) thread_counts.push_back(1);
-    if (all > 1) thread_counts.push_back(all);
+    if (cpu_rows && (c.single || all == 1)) thread_counts.push_back(1);
+    if (cpu_rows && all > 1) thread_counts.push_back(all);
     for (int threads : thread_counts) {
       bpmax::SiteResult r;
       const double t = timed([&] { r = bpmax::interact_cpu(query.data(), n, target.data(), c.m, p, false, threads); });
       cpu_score = r.score;
       row(name, c.m, c.w2, "cpu", threads, t, mb, p, r.score, c.paper);
     }
-    if (o.reference && !o.quick && c.m == 200) {
+    if (gpu_rows) {
+      const std::vector<bpmax::PairInput> one{{{query.data(), n}, {target.data(), c.m}, 0, 0}};
+      bpmax::GpuOptions go;
+      go.device = o.gpu;
+      go.cpu_threads = all;
+      bpmax::interact_pairs_gpu(one, p, bpmax::TracebackMode::none(), go);  // warm-up: context, modules
+      bpmax::GpuStats st;
+      std::vector<bpmax::PairResult> r;
+      const double t = timed([&] { r = bpmax::interact_pairs_gpu(one, p, bpmax::TracebackMode::none(), go, &st); });
+      const double gpu_mb = static_cast<double>(bpmax::gpu_table_bytes(n, c.m, p)) / 1e6;
+      if (cpu_score >= 0 && r[0].site.score != cpu_score)
+        throw Error(ExitCode::internal,
+                    fmt::format("bench bpmax: GPU score {} != CPU score {} on {}", r[0].site.score, cpu_score, name));
+      row(name, c.m, c.w2, "gpu", 0, t, gpu_mb, p, r[0].site.score,
+          fmt::format("kernels {:.4f} s{}", st.kernel_ms / 1e3, c.m == 20000 ? "; target <= 0.1 s" : ""));
+    }
+    if (cpu_rows && o.reference && !o.quick && c.m == 200) {
       bpmax::SiteResult r;
       const double t =
           timed([&] { r = bpmax::interact_reference(query.data(), n, target.data(), c.m, p, false); });
@@ -128,18 +191,24 @@ int run_bench(const BenchOptions& o) {
       row(name, c.m, c.w2, "reference", 1, t, ref_mb, p, r.score, "");
     }
   }
+  if (!o.targets.empty()) screen_case(o, all);
   return 0;
 }
 
 }  // namespace
 
 void add_bench_bpmax(CLI::App& bench, Action& action) {
-  auto* cmd = bench.add_subcommand("bpmax", "Benchmark: BPMax interaction scoring (CPU path, published figures)");
+  auto* cmd = bench.add_subcommand("bpmax", "Benchmark: BPMax interaction scoring (CPU and GPU paths, published figures)");
   auto o = std::make_shared<BenchOptions>();
   cmd->add_flag("--quick", o->quick, "Small targets only (200, 1,000, 5,000 nt), no reference row");
   cmd->add_option("--threads", o->threads, "Threads of the 'all threads' rows (0: all cores)")->capture_default_str();
   cmd->add_flag("!--no-reference", o->reference, "Skip the plain reference on 23 x 200 (about 10 s)");
   cmd->add_option("--query", o->query, "FASTA holding the 23-nt query (its first 23-nt record)")->capture_default_str();
+  cmd->add_option("--device", o->device, "Rows to run: cpu, gpu (GPU rows, checked against the CPU when both run), or all")
+      ->capture_default_str();
+  cmd->add_option("--gpu", o->gpu, "GPU index of the GPU rows")->capture_default_str();
+  cmd->add_option("--targets", o->targets, "Also screen every --query record against these targets on the GPU (W2 128)");
+  cmd->add_option("--max-targets", o->max_targets, "Only the first K records of --targets (0: all)")->capture_default_str();
   cmd->callback([&action, o] { action = [o]() -> int { return run_bench(*o); }; });
 }
 

@@ -18,6 +18,7 @@
 #include "common/progress.hpp"
 #include "seq/sequence_set.hpp"
 #include "stages/bpmax/cpu.hpp"
+#include "stages/bpmax/cuda.hpp"
 #include "stages/bpmax/interact.hpp"
 #include "stages/bpmax/pairs_reader.hpp"
 
@@ -39,16 +40,22 @@ struct InteractOptions {
   std::string out;
 };
 
-// Term-1 updates per interact_pairs call (about a second of work on a few cores), and pairs.
+// Term-1 updates per interact_pairs call (about a second of work on a few cores, or on the GPU), and pairs.
 constexpr double kChunkUpdates = 2e10;
+constexpr double kGpuChunkUpdates = 5e12;
 constexpr std::size_t kChunkPairs = 4096;
+constexpr std::size_t kGpuChunkPairs = 65536;
 
 int run_interact(const InteractOptions& o) {
   if (o.format == "h5") not_yet("`screen interact --format h5`", "HDF5 results come from `screen run MANIFEST`");
   if (o.format != "tsv") throw UsageError(fmt::format("--format must be tsv or h5, not '{}'", o.format));
-  if (o.device == "gpu") not_yet("`screen interact --device gpu`", "it arrives with the BPMax GPU path");
-  if (o.device != "cpu" && o.device != "auto")
+  if (o.device != "cpu" && o.device != "gpu" && o.device != "auto")
     throw UsageError(fmt::format("--device must be cpu, gpu or auto, not '{}'", o.device));
+  if (o.device == "gpu" && !bpmax::gpu_available())
+    throw ResourceError("`screen interact --device gpu`: no usable GPU (use --device cpu or auto)");
+  const bool gpu = o.device == "gpu" || (o.device == "auto" && bpmax::gpu_available());
+  if (gpu && o.method != "auto")
+    throw UsageError("--method chooses the CPU method; it cannot be combined with the GPU (use --device cpu)");
   if (o.threads < 0) throw UsageError("--threads must be >= 0 (0: all cores)");
   if (o.query_window < 0) throw UsageError("--query-window must be >= 0 (0: the whole query)");
   if (o.target_window < 0) throw UsageError("--target-window must be >= 0 (0: the whole target)");
@@ -95,8 +102,16 @@ int run_interact(const InteractOptions& o) {
   std::size_t largest = 0;
   for (const auto& pr : pairs)
     largest = std::max(largest, bpmax::cpu_table_bytes(pr.query.length, pr.target.length, p));
-  spdlog::info("interact: {} pairs on the CPU (method {}, windows {}/{}, largest table {:.1f} MB)", pairs.size(),
-               bpmax::method_name(method), o.query_window, o.target_window, static_cast<double>(largest) / 1e6);
+  if (gpu)
+    spdlog::info("interact: {} pairs on GPU 0 (windows {}/{}, largest table {:.1f} MB)", pairs.size(), o.query_window,
+                 o.target_window, static_cast<double>(largest) / 1e6);
+  else
+    spdlog::info("interact: {} pairs on the CPU (method {}, windows {}/{}, largest table {:.1f} MB)", pairs.size(),
+                 bpmax::method_name(method), o.query_window, o.target_window, static_cast<double>(largest) / 1e6);
+  const double chunk_updates = gpu ? kGpuChunkUpdates : kChunkUpdates;
+  const std::size_t chunk_pairs = gpu ? kGpuChunkPairs : kChunkPairs;
+  bpmax::GpuOptions gpu_options;
+  gpu_options.cpu_threads = o.threads;
 
   OutputFile out(o.out);
   out.write(o.traceback ? "query\ttarget\tscore\tsite_start\tsite_end\tstructure\n"
@@ -106,13 +121,14 @@ int run_interact(const InteractOptions& o) {
   while (done < pairs.size()) {
     std::size_t last = done;
     double work = 0;
-    while (last < pairs.size() && last - done < kChunkPairs && (last == done || work < kChunkUpdates)) {
+    while (last < pairs.size() && last - done < chunk_pairs && (last == done || work < chunk_updates)) {
       work += bpmax::term1_updates(pairs[last].query.length, pairs[last].target.length, p);
       ++last;
     }
     const std::vector<bpmax::PairInput> chunk(pairs.begin() + static_cast<std::ptrdiff_t>(done),
                                               pairs.begin() + static_cast<std::ptrdiff_t>(last));
-    const std::vector<bpmax::PairResult> results = bpmax::interact_pairs(chunk, p, tb, method, o.threads);
+    const std::vector<bpmax::PairResult> results =
+        gpu ? bpmax::interact_pairs_gpu(chunk, p, tb, gpu_options) : bpmax::interact_pairs(chunk, p, tb, method, o.threads);
     std::string text;
     for (const bpmax::PairResult& r : results) {
       text += fmt::format("{}\t{}\t{}\t{}\t{}", queries->record(r.query_index).name,
@@ -144,7 +160,7 @@ void add_interact(CLI::App& app, Action& action) {
   cmd->add_option("--target-window", o->target_window, "Longest target interval of a site (0: the whole target)")
       ->capture_default_str();
   cmd->add_flag("--traceback", o->traceback, "Add the site's joint dot-bracket structure (query&target)");
-  cmd->add_option("--device", o->device, "cpu, gpu (arrives with the BPMax GPU path), or auto")->capture_default_str();
+  cmd->add_option("--device", o->device, "cpu, gpu (GPU 0), or auto (the GPU when there is one)")->capture_default_str();
   cmd->add_option("--method", o->method, "CPU method: auto, reference, cpu")->capture_default_str();
   cmd->add_option("--threads", o->threads, "CPU threads (0: all cores)")->capture_default_str();
   cmd->add_option("--format", o->format, "tsv, or h5 (not yet: HDF5 results come from `screen run`)")->capture_default_str();

@@ -1,0 +1,83 @@
+#pragma once
+// BPMax tables on the GPU: the launchers, declared in plain C++ so that lib/stages/bpmax/cuda.cpp
+// (g++) can call them. The recurrence is bpmax.md's, with bpmax_defs.hpp's conventions (reversed
+// target z, windows L1, L2); the values equal the reference's cell for cell.
+//
+// Layout (device memory, per pair of a batch; the CPU fast path's diagonal-major rows):
+//   F: for each query interval (i1, d1), d1 < L1, in query_interval_index order, one slab of L2 rows
+//      x `stride` columns: row d2, column i2 holds F(i1, i1 + d1, i2, i2 + d2). Only cells with
+//      i2 + d2 < M are written or read.
+//   S1 (query, window L1) and S2 (z, window L2): L rows x stride1 / stride columns, row d column i
+//      holds S(i, i + d).
+// All cells of a batch have one type: int16 when every score of every pair fits (max_possible_score
+// <= kMax16, so that "minus infinity" kNeg16 plus any score stays negative and kNeg16 + kNeg16 does
+// not wrap), int32 otherwise.
+//
+// Order of the launches for a batch: single_tables (S1 and S2 of every pair), then for d1 = 0, 1, ...
+// the double-reduction kernel (base case, terms 1, 2, 3 and 6: shorter query intervals only) and the
+// patch-up kernel (terms 4, 5 and 7: the slab's own shorter target intervals), then sites.
+#include <cstddef>
+#include <cstdint>
+
+#include "common/pair_weights.hpp"
+
+namespace screen::kernels::bpmax {
+
+constexpr int kMax16 = 16383;           // largest score the 16-bit tables hold
+constexpr std::int16_t kNeg16 = -16384;  // "minus infinity" of the 16-bit tables
+constexpr std::int32_t kNeg32 = -(1 << 29);
+
+// Shared memory needed by the kernels for target window l2 and cell size `cell_bytes`; a pair whose
+// window needs more than max_shared_bytes() is not for the GPU (the host routes it to the CPU).
+std::size_t shared_bytes_needed(int l2, int cell_bytes);
+std::size_t max_shared_bytes(int device);
+
+struct PairDesc {
+  std::int32_t n = 0, m = 0;     // query and target lengths (both >= 1)
+  std::int32_t l1 = 0, l2 = 0;   // effective windows
+  std::int32_t stride = 0;       // columns of F slabs and S2 rows (>= m)
+  std::int32_t stride1 = 0;      // columns of S1 rows (>= n)
+  std::int64_t f = 0;            // first cell of the pair's F slabs in the batch's F buffer
+  std::int64_t s1 = 0, s2 = 0;   // first cell of S1 and S2 in the batch's S buffer
+  std::int64_t x = 0, z = 0;     // first code of the query and of the REVERSED target in the codes buffer
+};
+
+struct SiteOut {
+  std::int32_t score = 0;
+  std::int32_t i1 = 0, i2 = 0;   // the site, first maximum in increasing i1 then i2
+  std::int32_t query_single = 0; // S1(0, n-1) when l1 == n
+  std::int32_t target_single = 0;// S2(0, m-1) when l2 == m
+};
+
+// Device pointers of one batch. cells: int16_t* or int32_t* by `wide`.
+struct BatchView {
+  const PairDesc* pairs = nullptr;    // device
+  int npairs = 0;
+  int max_l1 = 0;                     // largest query window of the batch (d1 runs below it)
+  int max_l2 = 0;                     // largest target window of the batch
+  const std::uint8_t* codes = nullptr;  // device
+  void* f = nullptr;                  // device cells
+  void* s = nullptr;                  // device cells (S1 and S2)
+  bool wide = false;                  // int32 cells
+  PairTable table{};                  // pair weights (units of 1/scale)
+};
+
+// Per-d1 work lists: for each pair, the prefix count of (slab, tile) work items of the two kernels.
+// Built on the host by the caller (tiles_per_pair) and passed as device arrays of npairs + 1 values.
+int term1_tile_width();
+int patch_tile_width();
+int single_tile_width();
+
+// S1 and S2 of every pair. prefix: device array of npairs*2+1 prefix counts of single-table tiles
+// (strand 2p: the query of pair p, 2p+1: its target).
+void launch_single_tables(const BatchView& b, const std::int64_t* prefix, std::int64_t items, void* stream);
+// Base case and terms 1, 2, 3, 6 for every slab of length d1 of every pair. prefix: device array of
+// npairs+1 prefix counts of (slab, term1 tile) items of this d1.
+void launch_double_reduction(const BatchView& b, int d1, const std::int64_t* prefix, std::int64_t items,
+                             void* stream);
+// Terms 4, 5, 7 for every slab of length d1 (after launch_double_reduction for d1).
+void launch_patch_up(const BatchView& b, int d1, const std::int64_t* prefix, std::int64_t items, void* stream);
+// The site of every pair into out[p] (device).
+void launch_sites(const BatchView& b, SiteOut* out, void* stream);
+
+}  // namespace screen::kernels::bpmax

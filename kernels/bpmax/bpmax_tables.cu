@@ -1,0 +1,480 @@
+// BPMax tables on the GPU (layout and launch order: bpmax_launch.hpp).
+//
+// Double reduction (term 1) of a slab (i1, j1): for every target interval (i2, j2) of the slab,
+//   C(i2, j2) = max over k1, k2 of A_k1(i2, k2) + B_k1(k2 + 1, j2),
+// A_k1 = slab (i1, k1), B_k1 = slab (k1 + 1, j1): for each k1 a max-plus product of two banded
+// matrices. One block owns a tile of kT consecutive i2 (all j2 of the band) of one slab; for every
+// k1 it stages A (dense rows k2, columns i2) and B (dense rows k2 + 1, columns j2) in shared memory
+// with "minus infinity" outside the band, so that a thread's 8 x 8 micro-tile of cells runs one
+// uniform k2 loop: per k2, 8 values of A (splatted into both halves of a word) against 8 values of B,
+// 32 (16-bit, __viaddmax_s16x2) or 64 (32-bit, __viaddmax_s32) fused add-max instructions. Micro-tiles
+// are paired (band offsets delta and D - delta) so that every thread does the same number of steps.
+// The tile's cells live in shared memory between k1 steps; terms 2 and 3 use the same staged values.
+//
+// Patch-up (terms 4, 5 and 7) of a slab: cell (i2, d2) needs the slab's own cells of shorter target
+// intervals inside [i2, i2 + d2]. One block owns kPatchT columns and recomputes, in shared memory, the
+// columns up to kPatchT + L2 - 2 to their right, row d2 after row d2; it writes its own columns. A
+// neighbour block may already have written its final values there: the recurrence is a max and
+// never decreases, so reading a final value instead of the double-reduction value gives the same
+// result (the final value is the max of both).
+//
+// Single-strand tables: the same scheme as the patch-up over one table (S1 of the query, S2 of z).
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "gpu/cuda_check.hpp"
+#include "kernels/bpmax/bpmax_launch.hpp"
+#include "stages/bpmax/bpmax_defs.hpp"
+
+namespace screen::kernels::bpmax {
+
+using screen::bpmax::kMinLoop;
+using screen::bpmax::query_interval_index;
+
+namespace {
+
+constexpr int kT = 32;          // double reduction: i2 columns per block
+constexpr int kMt = 8;          // micro-tile edge
+constexpr int kThreads1 = 64;   // threads of a double-reduction block
+constexpr int kPatchT = 64;     // patch-up: columns per block
+constexpr int kThreadsPatch = 256;
+constexpr int kSingleT = 64;    // single tables: columns per block
+constexpr int kThreadsSingle = 256;
+constexpr int kThreadsSite = 256;
+
+// ---- cells -------------------------------------------------------------------------------------
+
+template <class Cell>
+struct Cells;
+
+// 16-bit cells: a word holds two, the fused instruction updates both.
+template <>
+struct Cells<std::int16_t> {
+  static constexpr int kNeg = kNeg16;
+  static constexpr int kWords = 4;  // words per 8 cells
+  using Word = unsigned;
+  struct Eight {
+    uint4 v;
+  };
+  __device__ static Eight load8(const std::int16_t* p) { return {*reinterpret_cast<const uint4*>(p)}; }
+  __device__ static Word word(const Eight& e, int w) {
+    return w == 0 ? e.v.x : w == 1 ? e.v.y : w == 2 ? e.v.z : e.v.w;
+  }
+  // Value r of the eight in both halves of a word.
+  __device__ static Word splat(const Eight& e, int r) {
+    return __byte_perm(word(e, r >> 1), 0, (r & 1) ? 0x3232 : 0x1010);
+  }
+  __device__ static Word addmax(Word a, Word b, Word c) { return __viaddmax_s16x2(a, b, c); }
+  __device__ static int cell(Word w, int half) {
+    return static_cast<std::int16_t>(half ? (w >> 16) : (w & 0xffffu));
+  }
+  __device__ static Word pack(int lo, int hi) {
+    return (static_cast<unsigned>(lo) & 0xffffu) | (static_cast<unsigned>(hi) << 16);
+  }
+  // Cell c (0..7) of a row of words.
+  __device__ static int get(const Word* row, int c) { return cell(row[c >> 1], c & 1); }
+  __device__ static void set(Word* row, int c, int v) {
+    row[c >> 1] = (c & 1) ? pack(cell(row[c >> 1], 0), v) : pack(v, cell(row[c >> 1], 1));
+  }
+};
+
+// 32-bit cells: one per word.
+template <>
+struct Cells<std::int32_t> {
+  static constexpr int kNeg = kNeg32;
+  static constexpr int kWords = 8;
+  using Word = int;
+  struct Eight {
+    int4 lo, hi;
+  };
+  __device__ static Eight load8(const std::int32_t* p) {
+    return {reinterpret_cast<const int4*>(p)[0], reinterpret_cast<const int4*>(p)[1]};
+  }
+  __device__ static Word word(const Eight& e, int w) {
+    const int4& q = w < 4 ? e.lo : e.hi;
+    const int k = w & 3;
+    return k == 0 ? q.x : k == 1 ? q.y : k == 2 ? q.z : q.w;
+  }
+  __device__ static Word splat(const Eight& e, int r) { return word(e, r); }
+  __device__ static Word addmax(Word a, Word b, Word c) { return __viaddmax_s32(a, b, c); }
+  __device__ static int get(const Word* row, int c) { return row[c]; }
+  __device__ static void set(Word* row, int c, int v) { row[c] = v; }
+};
+
+__device__ __forceinline__ int imax(int a, int b) { return a > b ? a : b; }
+
+// The pair p whose items [prefix[p], prefix[p+1]) hold `item` (pairs with no items are skipped).
+__device__ int find_pair(const std::int64_t* prefix, int npairs, std::int64_t item) {
+  int lo = 0, hi = npairs;
+  while (hi - lo > 1) {
+    const int mid = (lo + hi) / 2;
+    if (prefix[mid] <= item)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+template <class Cell>
+__device__ Cell* slab_ptr(Cell* f, const PairDesc& pd, int i1, int d1) {
+  return f + pd.f + query_interval_index(pd.n, i1, d1) * static_cast<std::int64_t>(pd.l2) * pd.stride;
+}
+
+// Band offsets of micro-tiles: delta = 0 .. D with D = (L2 + 6) / 8 (a micro-tile at offset delta
+// holds cells with j2 - i2 in [8 delta - 7, 8 delta + 7]).
+__host__ __device__ constexpr int band_blocks(int l2) { return (l2 + 6) / kMt; }
+// Staged rows and columns of a double-reduction block.
+__host__ __device__ constexpr int staged(int l2) { return kT + kMt * band_blocks(l2); }
+
+// ---- double reduction -----------------------------------------------------------------------------
+
+template <class Cell>
+__global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b, int d1, const std::int64_t* prefix) {
+  using C = Cells<Cell>;
+  using Word = typename C::Word;
+  extern __shared__ __align__(16) unsigned char smem[];
+  const std::int64_t item = blockIdx.x;
+  const int p = find_pair(prefix, b.npairs, item);
+  const PairDesc pd = b.pairs[p];
+  const int tiles = (pd.m + kT - 1) / kT;
+  const std::int64_t local = item - prefix[p];
+  const int i1 = static_cast<int>(local / tiles);
+  const int i0 = static_cast<int>(local % tiles) * kT;
+  const int j1 = i1 + d1;
+  const int l2 = pd.l2, m = pd.m, stride = pd.stride;
+  const int nd = band_blocks(l2), sb = staged(l2);
+  Cell* const cs = reinterpret_cast<Cell*>(smem);  // [d2][i2 - i0]
+  Cell* const as = cs + l2 * kT;                    // [k2 - i0][i2 - i0]: A(i2, k2)
+  Cell* const bs = as + sb * kT;                    // [k - i0][j2 - i0]: B(k, j2)
+  Cell* const f = static_cast<Cell*>(b.f);
+  const Cell* const s = static_cast<const Cell*>(b.s);
+  const std::uint8_t* const x = b.codes + pd.x;
+  const std::uint8_t* const z = b.codes + pd.z;
+  const int tid = threadIdx.x;
+  const Cell neg = static_cast<Cell>(C::kNeg);
+
+  // The tile's cells: the base case (d1 = 0), or 0 and term 6.
+  {
+    const Cell* inner = (d1 > kMinLoop) ? slab_ptr(f, pd, i1 + 1, d1 - 2) : nullptr;
+    const int wx = (d1 > kMinLoop) ? b.table.at(x[i1], x[j1]) : 0;
+    for (int e = tid; e < l2 * kT; e += kThreads1) {
+      const int d2 = e / kT, i2 = i0 + e % kT;
+      int v = 0;
+      if (i2 + d2 < m) {
+        if (d1 == 0)
+          v = d2 == 0 ? b.table.at(x[i1], z[i2]) : 0;
+        else if (inner)
+          v = imax(0, wx + inner[static_cast<std::int64_t>(d2) * stride + i2]);
+      }
+      cs[e] = static_cast<Cell>(v);
+    }
+  }
+  // Minus infinity outside the band, once: the band entries are overwritten for every k1.
+  for (int e = tid; e < sb * kT; e += kThreads1) {
+    const int d = e / kT - e % kT;
+    if (d < 0 || d >= l2) as[e] = neg;
+  }
+  for (int e = tid; e < sb * sb; e += kThreads1) {
+    const int d = e % sb - e / sb;
+    if (d < 0 || d >= l2) bs[e] = neg;
+  }
+
+  const int pairs_per_col = nd / 2 + 1;  // slots per micro-tile column: (delta, nd - delta) pairs
+  const int slots = (kT / kMt) * pairs_per_col;
+  for (int k1 = i1; k1 < j1; ++k1) {
+    __syncthreads();
+    const Cell* a = slab_ptr(f, pd, i1, k1 - i1);
+    const Cell* bb = slab_ptr(f, pd, k1 + 1, j1 - k1 - 1);
+    // Band entries: rows of the slabs, read along i2 (coalesced).
+    for (int e = tid; e < l2 * kT; e += kThreads1) {
+      const int d = e / kT, c = e % kT, i2 = i0 + c;
+      as[(c + d) * kT + c] = (i2 + d < m) ? a[static_cast<std::int64_t>(d) * stride + i2] : neg;
+    }
+    for (int e = tid; e < l2 * sb; e += kThreads1) {
+      const int d = e / sb, c = e % sb, k = i0 + c;
+      if (c + d < sb) bs[c * sb + c + d] = (k + d < m) ? bb[static_cast<std::int64_t>(d) * stride + k] : neg;
+    }
+    __syncthreads();
+    const int sa = s[pd.s1 + static_cast<std::int64_t>(j1 - k1 - 1) * pd.stride1 + k1 + 1];  // S1(k1+1, j1)
+    const int sbv = s[pd.s1 + static_cast<std::int64_t>(k1 - i1) * pd.stride1 + i1];       // S1(i1, k1)
+    for (int slot = tid; slot < slots; slot += kThreads1) {
+      const int alpha = slot % (kT / kMt), q = slot / (kT / kMt);
+      for (int half = 0; half < 2; ++half) {
+        const int delta = half == 0 ? q : nd - q;
+        if (half == 1 && delta == q) break;
+        const int ar = alpha * kMt, br = (alpha + delta) * kMt;  // first i2 and j2 (tile-relative)
+        Word acc[kMt][C::kWords];
+#pragma unroll
+        for (int r = 0; r < kMt; ++r)
+#pragma unroll
+          for (int c = 0; c < kMt; ++c) {
+            const int d2 = br + c - (ar + r);
+            C::set(acc[r], c, (d2 >= 0 && d2 < l2) ? static_cast<int>(cs[d2 * kT + ar + r]) : C::kNeg);
+          }
+        const int kend = br + kMt - 1;  // k2 < j2 <= br + 7
+#pragma unroll 2
+        for (int k2 = ar; k2 < kend; ++k2) {
+          const typename C::Eight av = C::load8(as + k2 * kT + ar);
+          const typename C::Eight bv = C::load8(bs + (k2 + 1) * sb + br);
+#pragma unroll
+          for (int r = 0; r < kMt; ++r) {
+            const Word aw = C::splat(av, r);
+#pragma unroll
+            for (int w = 0; w < C::kWords; ++w) acc[r][w] = C::addmax(aw, C::word(bv, w), acc[r][w]);
+          }
+        }
+#pragma unroll
+        for (int r = 0; r < kMt; ++r)
+#pragma unroll
+          for (int c = 0; c < kMt; ++c) {
+            const int i2r = ar + r, j2r = br + c, d2 = j2r - i2r;
+            if (d2 < 0 || d2 >= l2) continue;
+            int v = C::get(acc[r], c);
+            v = imax(v, static_cast<int>(as[j2r * kT + i2r]) + sa);   // term 2: F(i1, k1, i2, j2) + S1
+            v = imax(v, static_cast<int>(bs[i2r * sb + j2r]) + sbv);  // term 3: S1 + F(k1+1, j1, i2, j2)
+            cs[d2 * kT + i2r] = static_cast<Cell>(v);
+          }
+      }
+    }
+  }
+  __syncthreads();
+  Cell* out = slab_ptr(f, pd, i1, d1);
+  for (int e = tid; e < l2 * kT; e += kThreads1) {
+    const int d2 = e / kT, i2 = i0 + e % kT;
+    if (i2 + d2 < m) out[static_cast<std::int64_t>(d2) * stride + i2] = cs[e];
+  }
+}
+
+// ---- patch-up and single tables -------------------------------------------------------------------
+
+// Rows 1 .. l-1 of a table window held in shared memory (row d, column c: the interval of
+// length d + 1 starting at column c of the window, width `width`), in place:
+//   with_c:  t[d][c] = max(t[d][c], t[o][c] + s2[d-o-1][c+o+1], s2[o][c] + t[d-o-1][c+o+1],
+//                          w(z_c, z_{c+d}) + t[d-2][c+1] when d > kMinLoop)            (terms 4, 5, 7)
+//   single:  t[d][c] = max(t[d][c], t[o][c] + t[d-o-1][c+o+1], w(...) + t[d-2][c+1])  (Nussinov)
+// Column c is exact when c + d < width (all its sub-intervals are in the window).
+template <class Cell, bool kWithS2>
+__device__ void fill_window(Cell* t, const Cell* s2, int l, int width, const std::uint8_t* codes, int c0,
+                            int len, const PairTable& table, int nthreads) {
+  for (int d = 1; d < l; ++d) {
+    for (int c = threadIdx.x; c + d < width; c += nthreads) {
+      int v = t[d * width + c];
+      for (int o = 0; o < d; ++o) {
+        const int left = o * width + c, right = (d - o - 1) * width + c + o + 1;
+        if (kWithS2) {
+          v = __viaddmax_s32(t[left], s2[right], v);
+          v = __viaddmax_s32(s2[left], t[right], v);
+        } else {
+          v = __viaddmax_s32(t[left], t[right], v);
+        }
+      }
+      if (d > kMinLoop) {
+        const int g = c0 + c;
+        const int w = (g + d < len) ? table.at(codes[g], codes[g + d]) : 0;
+        v = imax(v, w + t[(d - 2) * width + c + 1]);
+      }
+      t[d * width + c] = static_cast<Cell>(v);
+    }
+    __syncthreads();
+  }
+}
+
+template <class Cell>
+__global__ void __launch_bounds__(kThreadsPatch) patch_up_kernel(BatchView b, int d1, const std::int64_t* prefix) {
+  extern __shared__ __align__(16) unsigned char smem[];
+  const std::int64_t item = blockIdx.x;
+  const int p = find_pair(prefix, b.npairs, item);
+  const PairDesc pd = b.pairs[p];
+  const int tiles = (pd.m + kPatchT - 1) / kPatchT;
+  const std::int64_t local = item - prefix[p];
+  const int i1 = static_cast<int>(local / tiles);
+  const int i0 = static_cast<int>(local % tiles) * kPatchT;
+  const int l2 = pd.l2, m = pd.m, stride = pd.stride;
+  const int width = kPatchT + l2 - 1;
+  Cell* const t = reinterpret_cast<Cell*>(smem);
+  Cell* const s2 = t + l2 * width;
+  Cell* const slab = slab_ptr(static_cast<Cell*>(b.f), pd, i1, d1);
+  const Cell* const gs2 = static_cast<const Cell*>(b.s) + pd.s2;
+  const Cell neg = static_cast<Cell>(Cells<Cell>::kNeg);
+  for (int e = threadIdx.x; e < l2 * width; e += kThreadsPatch) {
+    const int d = e / width, c = e % width, g = i0 + c;
+    const bool ok = g + d < m;
+    const std::int64_t k = static_cast<std::int64_t>(d) * stride + g;
+    t[e] = ok ? slab[k] : neg;
+    s2[e] = ok ? gs2[k] : neg;
+  }
+  __syncthreads();
+  fill_window<Cell, true>(t, s2, l2, width, b.codes + pd.z, i0, m, b.table, kThreadsPatch);
+  for (int e = threadIdx.x; e < l2 * kPatchT; e += kThreadsPatch) {
+    const int d = e / kPatchT, c = e % kPatchT, g = i0 + c;
+    if (d > 0 && g + d < m) slab[static_cast<std::int64_t>(d) * stride + g] = t[d * width + c];
+  }
+}
+
+// Strand 2p is the query of pair p (S1), 2p + 1 its reversed target (S2).
+template <class Cell>
+__global__ void __launch_bounds__(kThreadsSingle) single_tables_kernel(BatchView b, const std::int64_t* prefix) {
+  extern __shared__ __align__(16) unsigned char smem[];
+  const std::int64_t item = blockIdx.x;
+  const int strand = find_pair(prefix, 2 * b.npairs, item);
+  const PairDesc pd = b.pairs[strand / 2];
+  const bool target = strand & 1;
+  const int len = target ? pd.m : pd.n;
+  const int l = target ? pd.l2 : pd.l1;
+  const int stride = target ? pd.stride : pd.stride1;
+  const std::uint8_t* codes = b.codes + (target ? pd.z : pd.x);
+  const int i0 = static_cast<int>(item - prefix[strand]) * kSingleT;
+  const int width = kSingleT + l - 1;
+  Cell* const t = reinterpret_cast<Cell*>(smem);
+  for (int e = threadIdx.x; e < l * width; e += kThreadsSingle) t[e] = 0;
+  __syncthreads();
+  fill_window<Cell, false>(t, nullptr, l, width, codes, i0, len, b.table, kThreadsSingle);
+  Cell* out = static_cast<Cell*>(b.s) + (target ? pd.s2 : pd.s1);
+  for (int e = threadIdx.x; e < l * kSingleT; e += kThreadsSingle) {
+    const int d = e / kSingleT, c = e % kSingleT, g = i0 + c;
+    if (g + d < len) out[static_cast<std::int64_t>(d) * stride + g] = t[d * width + c];
+  }
+}
+
+// ---- sites -----------------------------------------------------------------------------------------
+
+template <class Cell>
+__global__ void __launch_bounds__(kThreadsSite) sites_kernel(BatchView b, SiteOut* out) {
+  __shared__ unsigned long long best[kThreadsSite / 32];
+  const PairDesc pd = b.pairs[blockIdx.x];
+  const Cell* f = static_cast<const Cell*>(b.f);
+  const int ni = pd.n - pd.l1 + 1, nj = pd.m - pd.l2 + 1;
+  const std::int64_t count = static_cast<std::int64_t>(ni) * nj;
+  // Key: score (>= 0) high, then the complement of the linear index so that the first wins ties.
+  unsigned long long key = 0;
+  for (std::int64_t e = threadIdx.x; e < count; e += kThreadsSite) {
+    const int i1 = static_cast<int>(e / nj), i2 = static_cast<int>(e % nj);
+    const Cell* slab = slab_ptr(f, pd, i1, pd.l1 - 1);
+    const int v = slab[static_cast<std::int64_t>(pd.l2 - 1) * pd.stride + i2];
+    const unsigned long long k = (static_cast<unsigned long long>(static_cast<unsigned>(v)) << 32) |
+                                 (0xffffffffu - static_cast<unsigned>(e));
+    key = k > key ? k : key;
+  }
+  for (int o = 16; o > 0; o /= 2) {
+    const unsigned long long other = __shfl_down_sync(0xffffffffu, key, o);
+    key = other > key ? other : key;
+  }
+  if ((threadIdx.x & 31) == 0) best[threadIdx.x / 32] = key;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    for (int w = 1; w < kThreadsSite / 32; ++w) key = best[w] > key ? best[w] : key;
+    const std::int64_t e = 0xffffffffu - static_cast<unsigned>(key & 0xffffffffu);
+    SiteOut r;
+    r.score = static_cast<int>(key >> 32);
+    r.i1 = static_cast<int>(e / nj);
+    r.i2 = static_cast<int>(e % nj);
+    const Cell* s = static_cast<const Cell*>(b.s);
+    r.query_single = pd.l1 == pd.n ? s[pd.s1 + static_cast<std::int64_t>(pd.n - 1) * pd.stride1] : 0;
+    r.target_single = pd.l2 == pd.m ? s[pd.s2 + static_cast<std::int64_t>(pd.m - 1) * pd.stride] : 0;
+    out[blockIdx.x] = r;
+  }
+}
+
+std::size_t double_reduction_bytes(int l2, int cell) {
+  const std::size_t sb = static_cast<std::size_t>(staged(l2));
+  return (static_cast<std::size_t>(l2) * kT + sb * kT + sb * sb) * static_cast<std::size_t>(cell);
+}
+std::size_t patch_bytes(int l2, int cell) {
+  return 2 * static_cast<std::size_t>(l2) * static_cast<std::size_t>(kPatchT + l2 - 1) * static_cast<std::size_t>(cell);
+}
+std::size_t single_bytes(int l, int cell) {
+  return static_cast<std::size_t>(l) * static_cast<std::size_t>(kSingleT + l - 1) * static_cast<std::size_t>(cell);
+}
+
+template <class Kernel>
+void allow_shared(Kernel k, std::size_t bytes) {
+  CUDA_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+}
+
+}  // namespace
+
+std::size_t shared_bytes_needed(int l2, int cell_bytes) {
+  std::size_t m = double_reduction_bytes(l2, cell_bytes);
+  const std::size_t pb = patch_bytes(l2, cell_bytes), sbytes = single_bytes(l2, cell_bytes);
+  if (pb > m) m = pb;
+  if (sbytes > m) m = sbytes;
+  return m;
+}
+
+std::size_t max_shared_bytes(int device) {
+  int v = 0;
+  CUDA_CHECK(cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  return static_cast<std::size_t>(v);
+}
+
+int term1_tile_width() { return kT; }
+int patch_tile_width() { return kPatchT; }
+int single_tile_width() { return kSingleT; }
+
+namespace {
+
+// A launch's shared memory is sized for the batch's widest windows (BatchView::max_l2, max_l1); every
+// block uses the part its own pair needs.
+template <class Cell>
+void launch_single(const BatchView& b, const std::int64_t* prefix, std::int64_t items, int max_l, cudaStream_t st) {
+  const std::size_t bytes = single_bytes(max_l, sizeof(Cell));
+  allow_shared(single_tables_kernel<Cell>, bytes);
+  single_tables_kernel<Cell><<<static_cast<unsigned>(items), kThreadsSingle, bytes, st>>>(b, prefix);
+  CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace
+
+void launch_single_tables(const BatchView& b, const std::int64_t* prefix, std::int64_t items, void* stream) {
+  if (items == 0) return;
+  const int max_l = b.max_l2 > b.max_l1 ? b.max_l2 : b.max_l1;
+  if (b.wide)
+    launch_single<std::int32_t>(b, prefix, items, max_l, static_cast<cudaStream_t>(stream));
+  else
+    launch_single<std::int16_t>(b, prefix, items, max_l, static_cast<cudaStream_t>(stream));
+}
+
+void launch_double_reduction(const BatchView& b, int d1, const std::int64_t* prefix, std::int64_t items,
+                             void* stream) {
+  if (items == 0) return;
+  const auto st = static_cast<cudaStream_t>(stream);
+  if (b.wide) {
+    const std::size_t bytes = double_reduction_bytes(b.max_l2, 4);
+    allow_shared(double_reduction_kernel<std::int32_t>, bytes);
+    double_reduction_kernel<std::int32_t><<<static_cast<unsigned>(items), kThreads1, bytes, st>>>(b, d1, prefix);
+  } else {
+    const std::size_t bytes = double_reduction_bytes(b.max_l2, 2);
+    allow_shared(double_reduction_kernel<std::int16_t>, bytes);
+    double_reduction_kernel<std::int16_t><<<static_cast<unsigned>(items), kThreads1, bytes, st>>>(b, d1, prefix);
+  }
+  CUDA_CHECK_LAUNCH();
+}
+
+void launch_patch_up(const BatchView& b, int d1, const std::int64_t* prefix, std::int64_t items, void* stream) {
+  if (items == 0) return;
+  const auto st = static_cast<cudaStream_t>(stream);
+  if (b.wide) {
+    const std::size_t bytes = patch_bytes(b.max_l2, 4);
+    allow_shared(patch_up_kernel<std::int32_t>, bytes);
+    patch_up_kernel<std::int32_t><<<static_cast<unsigned>(items), kThreadsPatch, bytes, st>>>(b, d1, prefix);
+  } else {
+    const std::size_t bytes = patch_bytes(b.max_l2, 2);
+    allow_shared(patch_up_kernel<std::int16_t>, bytes);
+    patch_up_kernel<std::int16_t><<<static_cast<unsigned>(items), kThreadsPatch, bytes, st>>>(b, d1, prefix);
+  }
+  CUDA_CHECK_LAUNCH();
+}
+
+void launch_sites(const BatchView& b, SiteOut* out, void* stream) {
+  if (b.npairs == 0) return;
+  const auto st = static_cast<cudaStream_t>(stream);
+  if (b.wide)
+    sites_kernel<std::int32_t><<<static_cast<unsigned>(b.npairs), kThreadsSite, 0, st>>>(b, out);
+  else
+    sites_kernel<std::int16_t><<<static_cast<unsigned>(b.npairs), kThreadsSite, 0, st>>>(b, out);
+  CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace screen::kernels::bpmax

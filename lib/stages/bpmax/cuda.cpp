@@ -1,0 +1,350 @@
+// Host side of the BPMax GPU path (cuda.hpp): batches of pairs by memory, the launches of
+// kernels/bpmax/ in their order, the sites, and tracebacks recomputed on the host from each site's
+// own window (the traceback of F(i1, i1+L1-1, i2, i2+L2-1) reads only cells of sub-intervals of that
+// cell, and those depend only on the bases inside it, so the tables of the site's sub-strands give
+// the same structure as the tables of the whole pair).
+#include "stages/bpmax/cuda.hpp"
+
+#include <cuda_runtime.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "common/error.hpp"
+#include "gpu/cuda_check.hpp"
+#include "gpu/device_buffer.hpp"
+#include "gpu/device_info.hpp"
+#include "kernels/bpmax/bpmax_launch.hpp"
+#include "stages/bpmax/cpu.hpp"
+
+namespace screen::bpmax {
+
+namespace kb = screen::kernels::bpmax;
+
+namespace {
+
+constexpr int kAlign = 8;  // cells: row strides are multiples of this (16-byte rows for int16)
+
+int round_up(int v, int k) { return (v + k - 1) / k * k; }
+
+// Whether a pair's scores fit the 16-bit tables (kernels/bpmax/bpmax_launch.hpp).
+bool fits_16bit(const Band& b, const Params& p) { return max_possible_score(b.l1, b.l2, p.weights) <= kb::kMax16; }
+
+std::size_t f_cells(const Band& b) {
+  return static_cast<std::size_t>(query_interval_count(b.n, b.l1)) * static_cast<std::size_t>(b.l2) *
+         static_cast<std::size_t>(round_up(b.m, kAlign));
+}
+std::size_t s_cells(const Band& b) {
+  return static_cast<std::size_t>(b.l1) * static_cast<std::size_t>(round_up(b.n, kAlign)) +
+         static_cast<std::size_t>(b.l2) * static_cast<std::size_t>(round_up(b.m, kAlign));
+}
+
+// Events around a piece of device work, for the statistics.
+class EventPair {
+ public:
+  EventPair() {
+    CUDA_CHECK(cudaEventCreate(&start_));
+    CUDA_CHECK(cudaEventCreate(&stop_));
+  }
+  ~EventPair() {
+    cudaEventDestroy(start_);
+    cudaEventDestroy(stop_);
+  }
+  EventPair(const EventPair&) = delete;
+  EventPair& operator=(const EventPair&) = delete;
+  void start(cudaStream_t s) { CUDA_CHECK(cudaEventRecord(start_, s)); }
+  void stop(cudaStream_t s) { CUDA_CHECK(cudaEventRecord(stop_, s)); }
+  double ms() const {
+    float v = 0;
+    CUDA_CHECK(cudaEventElapsedTime(&v, start_, stop_));
+    return v;
+  }
+
+ private:
+  cudaEvent_t start_{}, stop_{};
+};
+
+class Stream {
+ public:
+  Stream() { CUDA_CHECK(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking)); }
+  ~Stream() { cudaStreamDestroy(s_); }
+  Stream(const Stream&) = delete;
+  Stream& operator=(const Stream&) = delete;
+  cudaStream_t get() const { return s_; }
+
+ private:
+  cudaStream_t s_{};
+};
+
+// The site of one pair from the kernel's output, as find_site reports it.
+SiteResult site_from(const Band& b, const kb::SiteOut& o) {
+  SiteResult r;
+  r.score = o.score;
+  r.site_i1 = o.i1;
+  r.site_i2 = o.i2;
+  r.query_begin = o.i1 + 1;
+  r.query_end = o.i1 + b.l1;
+  r.target_begin = target_begin_1based(b.m, o.i2 + b.l2 - 1);
+  r.target_end = target_end_1based(b.m, o.i2);
+  if (b.l1 == b.n && b.l2 == b.m) r.full = r.score;
+  if (b.l1 == b.n) r.query_single = o.query_single;
+  if (b.l2 == b.m) r.target_single = o.target_single;
+  return r;
+}
+
+// The traceback of the site from the tables of its own window (see the file comment).
+Structure site_traceback(const PairInput& in, const Band& b, const Params& p, const SiteResult& site) {
+  const int i1 = site.site_i1, i2 = site.site_i2;
+  const std::uint8_t* xs = in.query.codes + i1;
+  const int y0 = b.m - i2 - b.l2;  // forward start of the window's target bases
+  const std::uint8_t* ys = in.target.codes + y0;
+  Params sp = p;
+  sp.query_window = b.l1;
+  sp.target_window = b.l2;
+  const CpuTables t(xs, b.l1, ys, b.l2, sp, 1);
+  Structure s = traceback(static_cast<const TableView&>(t), 0, b.l1 - 1, 0, b.l2 - 1);
+  for (auto& [q, r] : s.inter) {
+    q += i1;
+    r += y0;
+  }
+  for (auto& [i, j] : s.query_pairs) {
+    i += i1;
+    j += i1;
+  }
+  for (auto& [i, j] : s.target_pairs) {
+    i += y0;
+    j += y0;
+  }
+  s.dot_bracket = joint_dot_bracket(b.n, b.m, s);
+  return s;
+}
+
+// One batch of pairs with one cell width, on the device.
+struct BatchPlan {
+  std::vector<std::size_t> pairs;  // indices into the caller's pairs
+  bool wide = false;
+  std::size_t f_cells = 0, s_cells = 0, codes = 0;
+};
+
+class GpuRunner {
+ public:
+  explicit GpuRunner(const Params& p) : params_(p), table_(make_pair_table(p.weights)) {}
+
+  // Scores the batch; sites into out[pairs[k]].
+  void run(const std::vector<PairInput>& all, const BatchPlan& plan, std::vector<PairResult>& out, GpuStats& stats) {
+    const std::size_t np = plan.pairs.size();
+    std::vector<kb::PairDesc> desc(np);
+    std::vector<Band> bands(np);
+    std::vector<std::uint8_t> codes;
+    codes.reserve(plan.codes);
+    std::int64_t f = 0, s = 0;
+    int max_l1 = 0, max_l2 = 0;
+    for (std::size_t k = 0; k < np; ++k) {
+      const PairInput& in = all[plan.pairs[k]];
+      const Band b = make_band(in.query.length, in.target.length, params_);
+      bands[k] = b;
+      kb::PairDesc& d = desc[k];
+      d.n = b.n;
+      d.m = b.m;
+      d.l1 = b.l1;
+      d.l2 = b.l2;
+      d.stride = round_up(b.m, kAlign);
+      d.stride1 = round_up(b.n, kAlign);
+      d.f = f;
+      f += static_cast<std::int64_t>(f_cells(b));
+      d.s1 = s;
+      d.s2 = s + static_cast<std::int64_t>(b.l1) * d.stride1;
+      s += static_cast<std::int64_t>(s_cells(b));
+      d.x = static_cast<std::int64_t>(codes.size());
+      codes.insert(codes.end(), in.query.codes, in.query.codes + b.n);
+      d.z = static_cast<std::int64_t>(codes.size());
+      for (int t = 0; t < b.m; ++t) codes.push_back(in.target.codes[reversed_index(b.m, t)]);
+      max_l1 = std::max(max_l1, b.l1);
+      max_l2 = std::max(max_l2, b.l2);
+    }
+    const std::size_t cell = plan.wide ? 4 : 2;
+    ensure(f_, static_cast<std::size_t>(f) * cell);
+    ensure(s_, static_cast<std::size_t>(s) * cell);
+    codes_.upload(codes, stream_.get());
+    pairs_.upload(desc, stream_.get());
+
+    // Work lists: prefix counts per pair (strand) for every launch.
+    const int t1 = kb::term1_tile_width(), tp = kb::patch_tile_width(), ts = kb::single_tile_width();
+    std::vector<std::int64_t> prefix;  // [single: 2 np + 1][per d1: term1 np + 1, patch np + 1]
+    prefix.push_back(0);
+    for (std::size_t k = 0; k < np; ++k) {
+      prefix.push_back(prefix.back() + (bands[k].n + ts - 1) / ts);
+      prefix.push_back(prefix.back() + (bands[k].m + ts - 1) / ts);
+    }
+    const std::int64_t single_items = prefix.back();
+    std::vector<std::int64_t> term1_items(static_cast<std::size_t>(max_l1)), patch_items(static_cast<std::size_t>(max_l1));
+    for (int d1 = 0; d1 < max_l1; ++d1) {
+      prefix.push_back(0);
+      for (std::size_t k = 0; k < np; ++k)
+        prefix.push_back(prefix.back() + (d1 < bands[k].l1 ? static_cast<std::int64_t>(bands[k].n - d1) *
+                                                                 ((bands[k].m + t1 - 1) / t1)
+                                                           : 0));
+      term1_items[static_cast<std::size_t>(d1)] = prefix.back();
+      prefix.push_back(0);
+      for (std::size_t k = 0; k < np; ++k)
+        prefix.push_back(prefix.back() + (d1 < bands[k].l1 ? static_cast<std::int64_t>(bands[k].n - d1) *
+                                                                 ((bands[k].m + tp - 1) / tp)
+                                                           : 0));
+      patch_items[static_cast<std::size_t>(d1)] = prefix.back();
+    }
+    prefix_.upload(prefix, stream_.get());
+
+    kb::BatchView v;
+    v.pairs = pairs_.get();
+    v.npairs = static_cast<int>(np);
+    v.max_l1 = max_l1;
+    v.max_l2 = max_l2;
+    v.codes = codes_.get();
+    v.f = f_.get();
+    v.s = s_.get();
+    v.wide = plan.wide;
+    v.table = table_;
+
+    EventPair kernels;
+    kernels.start(stream_.get());
+    void* st = stream_.get();
+    kb::launch_single_tables(v, prefix_.get(), single_items, st);
+    int launches = 1;
+    const std::int64_t* base = prefix_.get() + 2 * np + 1;
+    for (int d1 = 0; d1 < max_l1; ++d1) {
+      const std::int64_t* p1 = base + static_cast<std::size_t>(d1) * 2 * (np + 1);
+      kb::launch_double_reduction(v, d1, p1, term1_items[static_cast<std::size_t>(d1)], st);
+      kb::launch_patch_up(v, d1, p1 + np + 1, patch_items[static_cast<std::size_t>(d1)], st);
+      launches += 2;
+    }
+    ensure_sites(np);
+    kb::launch_sites(v, sites_.get(), st);
+    ++launches;
+    kernels.stop(stream_.get());
+    std::vector<kb::SiteOut> sites(np);
+    sites_.download(sites.data(), np, stream_.get());
+    CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+    stats.kernel_ms += kernels.ms();
+    stats.launches += launches;
+    stats.gpu_pairs += np;
+    for (std::size_t k = 0; k < np; ++k) {
+      PairResult& r = out[plan.pairs[k]];
+      r.query_index = all[plan.pairs[k]].query_index;
+      r.target_index = all[plan.pairs[k]].target_index;
+      r.site = site_from(bands[k], sites[k]);
+    }
+  }
+
+ private:
+  template <class T>
+  static void ensure(gpu::DeviceBuffer<T>& b, std::size_t count) {
+    if (b.size() < count) b.allocate(count);
+  }
+  void ensure_sites(std::size_t np) {
+    if (sites_.size() < np) sites_.allocate(np);
+  }
+
+  Params params_;
+  PairTable table_;
+  Stream stream_;
+  gpu::DeviceBuffer<unsigned char> f_, s_;
+  gpu::DeviceBuffer<std::uint8_t> codes_;
+  gpu::DeviceBuffer<kb::PairDesc> pairs_;
+  gpu::DeviceBuffer<std::int64_t> prefix_;
+  gpu::DeviceBuffer<kb::SiteOut> sites_;
+};
+
+}  // namespace
+
+bool gpu_available() { return gpu::built_with_cuda() && gpu::gpu_count() > 0; }
+
+std::size_t gpu_table_bytes(int n, int m, const Params& p) {
+  const Band b = make_band(std::max(n, 0), std::max(m, 0), p);
+  if (b.n == 0 || b.m == 0) return 0;
+  const std::size_t cell = fits_16bit(b, p) ? 2 : 4;
+  return cell * (f_cells(b) + s_cells(b)) + static_cast<std::size_t>(b.n + b.m);
+}
+
+std::vector<PairResult> interact_pairs_gpu(const std::vector<PairInput>& pairs, const Params& p,
+                                           TracebackMode traceback, const GpuOptions& options, GpuStats* stats) {
+  if (!gpu_available()) throw ResourceError("BPMax on the GPU: " + gpu::no_gpu_reason());
+  GpuStats local;
+  GpuStats& st = stats ? *stats : local;
+  CUDA_CHECK(cudaSetDevice(options.device));
+  std::size_t free_bytes = 0, total_bytes = 0;
+  CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  const double fraction = std::clamp(options.memory_fraction, 0.05, 1.0);
+  std::size_t budget = static_cast<std::size_t>(static_cast<double>(free_bytes) * fraction);
+  if (options.max_bytes > 0) budget = std::min(budget, options.max_bytes);
+  const std::size_t max_shared = kb::max_shared_bytes(options.device);
+
+  // Route: GPU batches by cell width (in input order), or the CPU.
+  std::vector<std::size_t> cpu;
+  BatchPlan narrow, wide;
+  std::vector<BatchPlan> batches;
+  auto flush = [&](BatchPlan& b) {
+    if (!b.pairs.empty()) batches.push_back(std::move(b));
+    b = BatchPlan{};
+  };
+  for (std::size_t k = 0; k < pairs.size(); ++k) {
+    const Band b = make_band(std::max(pairs[k].query.length, 0), std::max(pairs[k].target.length, 0), p);
+    if (b.n == 0 || b.m == 0) {
+      cpu.push_back(k);
+      continue;
+    }
+    const bool w = !fits_16bit(b, p);
+    const std::size_t cell = w ? 4 : 2;
+    const std::size_t bytes = gpu_table_bytes(b.n, b.m, p);
+    if (bytes > budget || kb::shared_bytes_needed(b.l2, static_cast<int>(cell)) > max_shared ||
+        kb::shared_bytes_needed(b.l1, static_cast<int>(cell)) > max_shared) {
+      cpu.push_back(k);
+      continue;
+    }
+    BatchPlan& into = w ? wide : narrow;
+    into.wide = w;
+    if ((into.f_cells + f_cells(b) + into.s_cells + s_cells(b)) * cell > budget) flush(into), into.wide = w;
+    into.pairs.push_back(k);
+    into.f_cells += f_cells(b);
+    into.s_cells += s_cells(b);
+    into.codes += static_cast<std::size_t>(b.n + b.m);
+  }
+  flush(narrow);
+  flush(wide);
+
+  std::vector<PairResult> out(pairs.size());
+  {
+    GpuRunner runner(p);
+    for (const BatchPlan& b : batches) runner.run(pairs, b, out, st);
+  }
+  // Tracebacks of the GPU pairs whose score the mode asks for.
+  std::vector<std::size_t> traced;
+  for (const BatchPlan& b : batches)
+    for (std::size_t k : b.pairs)
+      if (traceback.wants(out[k].site.score)) traced.push_back(k);
+  const long long ntraced = static_cast<long long>(traced.size());
+  const int threads = options.cpu_threads > 0 ? options.cpu_threads : omp_get_max_threads();
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (threads > 1 && ntraced > 1)
+  for (long long t = 0; t < ntraced; ++t) {
+    const std::size_t k = traced[static_cast<std::size_t>(t)];
+    const Band b = make_band(pairs[k].query.length, pairs[k].target.length, p);
+    out[k].site.structure = site_traceback(pairs[k], b, p, out[k].site);
+  }
+  // The rest on the CPU.
+  if (!cpu.empty()) {
+    std::vector<PairInput> rest;
+    for (std::size_t k : cpu) rest.push_back(pairs[k]);
+    std::vector<PairResult> r = interact_pairs(rest, p, traceback, Method::cpu, options.cpu_threads);
+    for (std::size_t k = 0; k < cpu.size(); ++k) out[cpu[k]] = std::move(r[k]);
+    st.cpu_pairs += cpu.size();
+  }
+  return out;
+}
+
+}  // namespace screen::bpmax

@@ -1,0 +1,49 @@
+#pragma once
+// Host side of the BPMax GPU path (kernels/bpmax/): the same tables as the reference (bpmax.md),
+// computed on one GPU for many (query, target) pairs per launch, then the site (find_site's
+// tie-breaking) and, on request, the traceback of the site recomputed on the host from the site's
+// own window (the traceback code of reference.hpp), so scores, sites and structures equal the CPU
+// paths'.
+//
+// Pairs whose tables do not fit the GPU's memory budget (gpu_table_bytes > the budget) are scored by
+// the CPU fast path inside the same call, so the result is always complete; GpuStats counts them.
+// Built only with CUDA; without it gpu_available() is false and interact_pairs_gpu throws
+// ResourceError.
+#include <cstddef>
+#include <vector>
+
+#include "stages/bpmax/interact.hpp"
+
+namespace screen::bpmax {
+
+// Whether this build has the GPU path and a usable GPU.
+bool gpu_available();
+
+struct GpuOptions {
+  int device = 0;
+  // Fraction of the GPU's free memory the call may use for tables (resources.gpu_memory_fraction).
+  double memory_fraction = 0.9;
+  // An absolute cap on that budget in bytes (0: none). Pairs above it go to the CPU, and batches
+  // are cut so that each stays below it.
+  std::size_t max_bytes = 0;
+  // CPU threads for the pairs that go to the CPU and for tracebacks (0: OpenMP's default).
+  int cpu_threads = 0;
+};
+
+struct GpuStats {
+  std::size_t gpu_pairs = 0;  // pairs scored on the GPU
+  std::size_t cpu_pairs = 0;  // pairs too large for the memory budget, scored on the CPU
+  int launches = 0;           // kernel launches
+  double kernel_ms = 0;       // device time of the kernels (events)
+  double transfer_ms = 0;     // device time of host<->device copies (events)
+};
+
+// Bytes of device memory the GPU path needs for one pair's tables.
+std::size_t gpu_table_bytes(int n, int m, const Params& p);
+
+// As interact_pairs: result k is pairs[k]'s; tracebacks by `traceback`.
+std::vector<PairResult> interact_pairs_gpu(const std::vector<PairInput>& pairs, const Params& p,
+                                           TracebackMode traceback, const GpuOptions& options = {},
+                                           GpuStats* stats = nullptr);
+
+}  // namespace screen::bpmax

@@ -1,0 +1,17 @@
+// Built instead of cuda.cpp when screen is built without CUDA: no GPU, and the GPU entry point says
+// so with a ResourceError.
+#include "common/error.hpp"
+#include "stages/bpmax/cuda.hpp"
+
+namespace screen::bpmax {
+
+bool gpu_available() { return false; }
+
+std::size_t gpu_table_bytes(int, int, const Params&) { return 0; }
+
+std::vector<PairResult> interact_pairs_gpu(const std::vector<PairInput>&, const Params&, TracebackMode,
+                                           const GpuOptions&, GpuStats*) {
+  throw ResourceError("BPMax on the GPU: this screen was built without CUDA");
+}
+
+}  // namespace screen::bpmax

@@ -1,0 +1,160 @@
+// BPMax on the GPU (lib/stages/bpmax/cuda.hpp) against the CPU paths: the public vectors
+// unwindowed, many random pairs of mixed lengths with many window settings in single batches (16-
+// and 32-bit cells), a long windowed target, and pairs routed to the CPU by the memory budget.
+// Scores, sites, optional fields and tracebacks must be identical.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "gpu_test_util.hpp"
+#include "stages/bpmax/cpu.hpp"
+#include "stages/bpmax/cuda.hpp"
+#include "stages/bpmax/interact.hpp"
+#include "../bpmax/bpmax_test_util.hpp"
+#include "../bpmax/vector_rows.hpp"
+
+namespace screen::bpmax {
+namespace {
+
+void expect_same_site(const SiteResult& want, const SiteResult& got, const std::string& what) {
+  SCOPED_TRACE(what);
+  EXPECT_EQ(want.score, got.score);
+  EXPECT_EQ(want.site_i1, got.site_i1);
+  EXPECT_EQ(want.site_i2, got.site_i2);
+  EXPECT_EQ(want.query_begin, got.query_begin);
+  EXPECT_EQ(want.query_end, got.query_end);
+  EXPECT_EQ(want.target_begin, got.target_begin);
+  EXPECT_EQ(want.target_end, got.target_end);
+  EXPECT_EQ(want.full, got.full);
+  EXPECT_EQ(want.query_single, got.query_single);
+  EXPECT_EQ(want.target_single, got.target_single);
+  ASSERT_EQ(want.structure.has_value(), got.structure.has_value());
+  if (want.structure) {
+    EXPECT_EQ(want.structure->dot_bracket, got.structure->dot_bracket);
+    EXPECT_EQ(want.structure->inter, got.structure->inter);
+    EXPECT_EQ(want.structure->query_pairs, got.structure->query_pairs);
+    EXPECT_EQ(want.structure->target_pairs, got.structure->target_pairs);
+  }
+}
+
+struct Case {
+  std::vector<std::uint8_t> x, y;
+};
+
+std::vector<PairInput> inputs(const std::vector<Case>& cases) {
+  std::vector<PairInput> pairs;
+  for (std::size_t k = 0; k < cases.size(); ++k)
+    pairs.push_back({{cases[k].x.data(), static_cast<int>(cases[k].x.size())},
+                     {cases[k].y.data(), static_cast<int>(cases[k].y.size())},
+                     k,
+                     k + 1000});
+  return pairs;
+}
+
+TEST(BpmaxGpu, PublicVectorsEqualTheReference) {
+  SCREEN_REQUIRE_GPU();
+  for (const auto& row : test::read_rows()) {
+    SCOPED_TRACE(row.id);
+    Params p;
+    p.weights = make_pair_weights(row.cg, row.au, row.gu, "vectors");
+    const Case c{test::codes(row.query), test::codes(row.target)};
+    GpuStats stats;
+    const auto got = interact_pairs_gpu(inputs({c}), p, TracebackMode::all(), {}, &stats);
+    EXPECT_EQ(stats.gpu_pairs, 1u);
+    const SiteResult want =
+        interact_reference(c.x.data(), static_cast<int>(c.x.size()), c.y.data(), static_cast<int>(c.y.size()), p, true);
+    ASSERT_EQ(got.size(), 1u);
+    expect_same_site(want, got[0].site, row.id);
+    EXPECT_EQ(*got[0].site.full, test::units(row.full, p.weights.scale));
+    test::check_structure(row.query, row.target, p, got[0].site);
+  }
+}
+
+// Random pairs of mixed shapes in one call per parameter set, all traced; the CPU fast path is the
+// oracle (itself tested equal to the reference), and every 8th pair is checked with the reference.
+TEST(BpmaxGpu, RandomPairsAndWindowsEqualTheCpu) {
+  SCREEN_REQUIRE_GPU();
+  std::mt19937 rng(20261123);
+  const PairWeights weight_sets[] = {{3, 2, 1, 1}, {6, 2, 3, 2}, {3000, 2000, 1000, 1}};  // the last: 32-bit cells
+  const int windows1[] = {0, 1, 3, 7, 12};
+  const int windows2[] = {0, 1, 4, 9, 16, 33, 64, 128};
+  int checked = 0;
+  for (const PairWeights& w : weight_sets)
+    for (int w1 : windows1)
+      for (int w2 : windows2) {
+        Params p;
+        p.weights = w;
+        p.query_window = w1;
+        p.target_window = w2;
+        std::vector<Case> cases;
+        std::uniform_int_distribution<int> qlen(1, 26), tlen(1, w2 == 0 ? 90 : 400);
+        for (int k = 0; k < 14; ++k) {
+          const int n = qlen(rng), m = tlen(rng);
+          cases.push_back({test::codes(test::random_letters(rng, n, k % 5 == 0)),
+                           test::codes(test::random_letters(rng, m, k % 7 == 0))});
+        }
+        const auto pairs = inputs(cases);
+        GpuStats stats;
+        const auto got = interact_pairs_gpu(pairs, p, TracebackMode::all(), {}, &stats);
+        EXPECT_EQ(stats.gpu_pairs, pairs.size());
+        const auto want = interact_pairs(pairs, p, TracebackMode::all(), Method::cpu);
+        ASSERT_EQ(got.size(), want.size());
+        for (std::size_t k = 0; k < got.size(); ++k) {
+          const std::string what = "weights " + std::to_string(w.cg) + " W1 " + std::to_string(w1) + " W2 " +
+                                   std::to_string(w2) + " pair " + std::to_string(k) + " (" +
+                                   std::to_string(cases[k].x.size()) + " x " + std::to_string(cases[k].y.size()) + ")";
+          EXPECT_EQ(got[k].query_index, pairs[k].query_index);
+          EXPECT_EQ(got[k].target_index, pairs[k].target_index);
+          expect_same_site(want[k].site, got[k].site, what);
+          if (k % 8 == 0 && cases[k].x.size() * cases[k].y.size() <= 1500) {
+            const SiteResult ref = interact_reference(cases[k].x.data(), static_cast<int>(cases[k].x.size()),
+                                                      cases[k].y.data(), static_cast<int>(cases[k].y.size()), p, true);
+            expect_same_site(ref, got[k].site, what + " (reference)");
+          }
+          ++checked;
+        }
+      }
+  EXPECT_EQ(checked, 3 * 5 * 8 * 14);
+}
+
+// One long target with the thesis's window: many tiles, many d1 steps.
+TEST(BpmaxGpu, LongWindowedTargetEqualsTheCpu) {
+  SCREEN_REQUIRE_GPU();
+  std::mt19937 rng(7);
+  Params p;
+  p.target_window = 128;
+  std::vector<Case> cases{{test::codes(test::random_letters(rng, 23)), test::codes(test::random_letters(rng, 5000))},
+                          {test::codes(test::random_letters(rng, 18)), test::codes(test::random_letters(rng, 1234))}};
+  const auto pairs = inputs(cases);
+  const auto got = interact_pairs_gpu(pairs, p, TracebackMode::all());
+  const auto want = interact_pairs(pairs, p, TracebackMode::all(), Method::cpu);
+  for (std::size_t k = 0; k < pairs.size(); ++k) expect_same_site(want[k].site, got[k].site, std::to_string(k));
+}
+
+// A memory cap that holds only the smaller tables: those are cut into several GPU batches, the larger
+// pairs go to the CPU, and the results do not change.
+TEST(BpmaxGpu, PairsOverTheMemoryBudgetGoToTheCpu) {
+  SCREEN_REQUIRE_GPU();
+  std::mt19937 rng(11);
+  Params p;
+  p.target_window = 32;
+  std::vector<Case> cases;
+  for (int k = 0; k < 6; ++k)
+    cases.push_back({test::codes(test::random_letters(rng, 20)), test::codes(test::random_letters(rng, 300 + 50 * k))});
+  const auto pairs = inputs(cases);
+  GpuOptions capped;
+  capped.max_bytes = gpu_table_bytes(20, 400, p);  // pairs 0-2 fit one at a time, 3-5 do not
+  GpuStats stats;
+  const auto top = TracebackMode::top(10);
+  const auto got = interact_pairs_gpu(pairs, p, top, capped, &stats);
+  const auto want = interact_pairs(pairs, p, top, Method::cpu);
+  for (std::size_t k = 0; k < pairs.size(); ++k) expect_same_site(want[k].site, got[k].site, std::to_string(k));
+  EXPECT_EQ(stats.gpu_pairs, 3u);
+  EXPECT_EQ(stats.cpu_pairs, 3u);
+}
+
+}  // namespace
+}  // namespace screen::bpmax
