@@ -179,7 +179,9 @@ int run_bench(const BenchOptions& o) {
         throw Error(ExitCode::internal,
                     fmt::format("bench bpmax: GPU score {} != CPU score {} on {}", r[0].site.score, cpu_score, name));
       row(name, c.m, c.w2, "gpu", 0, t, gpu_mb, p, r[0].site.score,
-          fmt::format("kernels {:.4f} s{}", st.kernel_ms / 1e3, c.m == 20000 ? "; target <= 0.1 s" : ""));
+          fmt::format("kernels {:.4f} s (S {:.4f}, term 1 {:.4f}, patch-up {:.4f}){}", st.kernel_ms / 1e3,
+                      st.single_ms / 1e3, st.term1_ms / 1e3, st.patch_ms / 1e3,
+                      c.m == 20000 ? "; target <= 0.1 s" : ""));
     }
     if (cpu_rows && o.reference && !o.quick && c.m == 200) {
       bpmax::SiteResult r;

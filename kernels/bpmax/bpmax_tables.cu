@@ -34,9 +34,9 @@ using screen::bpmax::query_interval_index;
 
 namespace {
 
-constexpr int kT = 32;          // double reduction: i2 columns per block
+constexpr int kT = 64;          // double reduction: i2 columns per block
 constexpr int kMt = 8;          // micro-tile edge
-constexpr int kThreads1 = 64;   // threads of a double-reduction block
+constexpr int kThreads1 = 128;  // threads of a double-reduction block
 constexpr int kPatchT = 64;     // patch-up: columns per block
 constexpr int kThreadsPatch = 256;
 constexpr int kSingleT = 64;    // single tables: columns per block
@@ -125,8 +125,37 @@ __device__ Cell* slab_ptr(Cell* f, const PairDesc& pd, int i1, int d1) {
 // Band offsets of micro-tiles: delta = 0 .. D with D = (L2 + 6) / 8 (a micro-tile at offset delta
 // holds cells with j2 - i2 in [8 delta - 7, 8 delta + 7]).
 __host__ __device__ constexpr int band_blocks(int l2) { return (l2 + 6) / kMt; }
-// Staged rows and columns of a double-reduction block.
+// Staged rows of a double-reduction block (k2 - i0 for A, k - i0 for B).
 __host__ __device__ constexpr int staged(int l2) { return kT + kMt * band_blocks(l2); }
+// B is staged banded: row k holds columns j2 from (k & ~7) - 8 on, b_row(l2) of them, so that the
+// micro-tiles' 8-cell loads stay 16-byte aligned.
+__host__ __device__ constexpr int b_row(int l2) { return (l2 + 28 + 7) / 8 * 8; }
+__device__ __forceinline__ int b_at(int k, int j, int rl) { return k * rl + j - (k & ~7) + 8; }
+
+// Which staged entries a valid cell (i2, j2) of a micro-tile (first i2 ar, first j2 br) reads: with
+// k2 in [ar, br + 7), A(i2, k2) has d = k2 - i2 in [-7, L2 + 5] and B(k2 + 1, j2) has
+// d = j2 - k2 - 1 in [-7, L2 + 5]. So the band d in [0, L2) is staged for every k1, and the diagonals
+// d in [-8, 0) and [L2, L2 + 8) are set to minus infinity once; when k2 is outside [i2, j2) one of
+// the two is such a minus infinity and the other a band value or minus infinity, so the sum stays
+// negative. Every other staged entry is only read for cells outside the band, which are not stored.
+
+// Eight consecutive cells of a slab row, read with 16-byte loads (rows are 16-byte aligned).
+template <class Cell>
+struct Row8 {
+  union {
+    uint4 q[sizeof(Cell) / 2];
+    Cell v[8];
+  };
+};
+template <class Cell>
+__device__ __forceinline__ Row8<Cell> load_row8(const Cell* p) {
+  Row8<Cell> r;
+#pragma unroll
+  for (int k = 0; k < static_cast<int>(sizeof(Cell) / 2); ++k) r.q[k] = __ldg(reinterpret_cast<const uint4*>(p) + k);
+  return r;
+}
+
+constexpr int kStageUnroll = 8;  // 16-byte loads in flight per thread while staging
 
 // ---- double reduction -----------------------------------------------------------------------------
 
@@ -144,10 +173,10 @@ __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b
   const int i0 = static_cast<int>(local % tiles) * kT;
   const int j1 = i1 + d1;
   const int l2 = pd.l2, m = pd.m, stride = pd.stride;
-  const int nd = band_blocks(l2), sb = staged(l2);
+  const int nd = band_blocks(l2), rows = staged(l2), rl = b_row(l2);
   Cell* const cs = reinterpret_cast<Cell*>(smem);  // [d2][i2 - i0]
   Cell* const as = cs + l2 * kT;                    // [k2 - i0][i2 - i0]: A(i2, k2)
-  Cell* const bs = as + sb * kT;                    // [k - i0][j2 - i0]: B(k, j2)
+  Cell* const bs = as + rows * kT;                  // b_at(k - i0, j2 - i0): B(k, j2)
   Cell* const f = static_cast<Cell*>(b.f);
   const Cell* const s = static_cast<const Cell*>(b.s);
   const std::uint8_t* const x = b.codes + pd.x;
@@ -171,30 +200,51 @@ __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b
       cs[e] = static_cast<Cell>(v);
     }
   }
-  // Minus infinity outside the band, once: the band entries are overwritten for every k1.
-  for (int e = tid; e < sb * kT; e += kThreads1) {
-    const int d = e / kT - e % kT;
-    if (d < 0 || d >= l2) as[e] = neg;
-  }
-  for (int e = tid; e < sb * sb; e += kThreads1) {
-    const int d = e % sb - e / sb;
-    if (d < 0 || d >= l2) bs[e] = neg;
+  // Minus infinity on the diagonals next to the band, once.
+  for (int e = tid; e < 16 * rows; e += kThreads1) {
+    const int k = e / 16, t = e % 16, d = t < 8 ? t - 8 : l2 + t - 8;
+    if (k < kT && k + d >= 0 && k + d < rows) as[(k + d) * kT + k] = neg;
+    bs[b_at(k, k + d, rl)] = neg;
   }
 
   const int pairs_per_col = nd / 2 + 1;  // slots per micro-tile column: (delta, nd - delta) pairs
   const int slots = (kT / kMt) * pairs_per_col;
+  const int a_items = l2 * (kT / 8), items = a_items + l2 * (rows / 8);  // 8-cell row pieces to stage
   for (int k1 = i1; k1 < j1; ++k1) {
     __syncthreads();
     const Cell* a = slab_ptr(f, pd, i1, k1 - i1);
     const Cell* bb = slab_ptr(f, pd, k1 + 1, j1 - k1 - 1);
-    // Band entries: rows of the slabs, read along i2 (coalesced).
-    for (int e = tid; e < l2 * kT; e += kThreads1) {
-      const int d = e / kT, c = e % kT, i2 = i0 + c;
-      as[(c + d) * kT + c] = (i2 + d < m) ? a[static_cast<std::int64_t>(d) * stride + i2] : neg;
-    }
-    for (int e = tid; e < l2 * sb; e += kThreads1) {
-      const int d = e / sb, c = e % sb, k = i0 + c;
-      if (c + d < sb) bs[c * sb + c + d] = (k + d < m) ? bb[static_cast<std::int64_t>(d) * stride + k] : neg;
+    // The band: 8-cell pieces of the slabs' rows (coalesced 16-byte loads, kStageUnroll in flight).
+    for (int e0 = tid; e0 < items; e0 += kThreads1 * kStageUnroll) {
+      Row8<Cell> piece[kStageUnroll];
+#pragma unroll
+      for (int u = 0; u < kStageUnroll; ++u) {
+        const int e = e0 + u * kThreads1;
+        if (e >= items) break;
+        const bool is_a = e < a_items;
+        const int r = is_a ? e : e - a_items, per = is_a ? kT / 8 : rows / 8;
+        const int d = r / per, c = (r % per) * 8, g = i0 + c;
+        if (g + d < m && g < stride)
+          piece[u] = load_row8((is_a ? a : bb) + static_cast<std::int64_t>(d) * stride + g);
+      }
+#pragma unroll
+      for (int u = 0; u < kStageUnroll; ++u) {
+        const int e = e0 + u * kThreads1;
+        if (e >= items) break;
+        const bool is_a = e < a_items;
+        const int r = is_a ? e : e - a_items, per = is_a ? kT / 8 : rows / 8;
+        const int d = r / per, c0 = (r % per) * 8;
+#pragma unroll
+        for (int k = 0; k < 8; ++k) {
+          const int c = c0 + k;
+          const Cell v = (i0 + c + d < m) ? piece[u].v[k] : neg;
+          if (is_a) {
+            if (c + d < rows) as[(c + d) * kT + c] = v;
+          } else {
+            bs[b_at(c, c + d, rl)] = v;
+          }
+        }
+      }
     }
     __syncthreads();
     const int sa = s[pd.s1 + static_cast<std::int64_t>(j1 - k1 - 1) * pd.stride1 + k1 + 1];  // S1(k1+1, j1)
@@ -217,7 +267,7 @@ __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b
 #pragma unroll 2
         for (int k2 = ar; k2 < kend; ++k2) {
           const typename C::Eight av = C::load8(as + k2 * kT + ar);
-          const typename C::Eight bv = C::load8(bs + (k2 + 1) * sb + br);
+          const typename C::Eight bv = C::load8(bs + b_at(k2 + 1, br, rl));
 #pragma unroll
           for (int r = 0; r < kMt; ++r) {
             const Word aw = C::splat(av, r);
@@ -232,8 +282,8 @@ __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b
             const int i2r = ar + r, j2r = br + c, d2 = j2r - i2r;
             if (d2 < 0 || d2 >= l2) continue;
             int v = C::get(acc[r], c);
-            v = imax(v, static_cast<int>(as[j2r * kT + i2r]) + sa);   // term 2: F(i1, k1, i2, j2) + S1
-            v = imax(v, static_cast<int>(bs[i2r * sb + j2r]) + sbv);  // term 3: S1 + F(k1+1, j1, i2, j2)
+            v = imax(v, static_cast<int>(as[j2r * kT + i2r]) + sa);          // term 2: F(i1, k1, i2, j2) + S1
+            v = imax(v, static_cast<int>(bs[b_at(i2r, j2r, rl)]) + sbv);     // term 3: S1 + F(k1+1, j1, i2, j2)
             cs[d2 * kT + i2r] = static_cast<Cell>(v);
           }
       }
@@ -260,16 +310,22 @@ __device__ void fill_window(Cell* t, const Cell* s2, int l, int width, const std
                             int len, const PairTable& table, int nthreads) {
   for (int d = 1; d < l; ++d) {
     for (int c = threadIdx.x; c + d < width; c += nthreads) {
-      int v = t[d * width + c];
+      // Two independent max chains (the two terms, or even and odd splits) for instruction-level
+      // parallelism.
+      int v = t[d * width + c], u = v;
+#pragma unroll 4
       for (int o = 0; o < d; ++o) {
         const int left = o * width + c, right = (d - o - 1) * width + c + o + 1;
         if (kWithS2) {
           v = __viaddmax_s32(t[left], s2[right], v);
-          v = __viaddmax_s32(s2[left], t[right], v);
+          u = __viaddmax_s32(s2[left], t[right], u);
+        } else if (o & 1) {
+          u = __viaddmax_s32(t[left], t[right], u);
         } else {
           v = __viaddmax_s32(t[left], t[right], v);
         }
       }
+      v = imax(v, u);
       if (d > kMinLoop) {
         const int g = c0 + c;
         const int w = (g + d < len) ? table.at(codes[g], codes[g + d]) : 0;
@@ -378,8 +434,9 @@ __global__ void __launch_bounds__(kThreadsSite) sites_kernel(BatchView b, SiteOu
 }
 
 std::size_t double_reduction_bytes(int l2, int cell) {
-  const std::size_t sb = static_cast<std::size_t>(staged(l2));
-  return (static_cast<std::size_t>(l2) * kT + sb * kT + sb * sb) * static_cast<std::size_t>(cell);
+  const std::size_t rows = static_cast<std::size_t>(staged(l2));
+  return (static_cast<std::size_t>(l2) * kT + rows * kT + rows * static_cast<std::size_t>(b_row(l2))) *
+         static_cast<std::size_t>(cell);
 }
 std::size_t patch_bytes(int l2, int cell) {
   return 2 * static_cast<std::size_t>(l2) * static_cast<std::size_t>(kPatchT + l2 - 1) * static_cast<std::size_t>(cell);

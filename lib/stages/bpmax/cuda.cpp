@@ -212,26 +212,40 @@ class GpuRunner {
     v.wide = plan.wide;
     v.table = table_;
 
-    EventPair kernels;
-    kernels.start(stream_.get());
-    void* st = stream_.get();
+    // Events around every launch: the statistics split the kernels' time by kind.
+    const std::size_t nev = 2 + 2 * static_cast<std::size_t>(max_l1);
+    std::vector<EventPair> ev(nev);
+    cudaStream_t st = stream_.get();
+    std::size_t e = 0;
+    ev[e].start(st);
     kb::launch_single_tables(v, prefix_.get(), single_items, st);
+    ev[e++].stop(st);
     int launches = 1;
     const std::int64_t* base = prefix_.get() + 2 * np + 1;
     for (int d1 = 0; d1 < max_l1; ++d1) {
       const std::int64_t* p1 = base + static_cast<std::size_t>(d1) * 2 * (np + 1);
+      ev[e].start(st);
       kb::launch_double_reduction(v, d1, p1, term1_items[static_cast<std::size_t>(d1)], st);
+      ev[e++].stop(st);
+      ev[e].start(st);
       kb::launch_patch_up(v, d1, p1 + np + 1, patch_items[static_cast<std::size_t>(d1)], st);
+      ev[e++].stop(st);
       launches += 2;
     }
     ensure_sites(np);
+    ev[e].start(st);
     kb::launch_sites(v, sites_.get(), st);
+    ev[e++].stop(st);
     ++launches;
-    kernels.stop(stream_.get());
     std::vector<kb::SiteOut> sites(np);
     sites_.download(sites.data(), np, stream_.get());
     CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
-    stats.kernel_ms += kernels.ms();
+    stats.single_ms += ev[0].ms();
+    for (int d1 = 0; d1 < max_l1; ++d1) {
+      stats.term1_ms += ev[1 + 2 * static_cast<std::size_t>(d1)].ms();
+      stats.patch_ms += ev[2 + 2 * static_cast<std::size_t>(d1)].ms();
+    }
+    for (const EventPair& x : ev) stats.kernel_ms += x.ms();
     stats.launches += launches;
     stats.gpu_pairs += np;
     for (std::size_t k = 0; k < np; ++k) {

@@ -34,7 +34,10 @@ struct GpuStats {
   std::size_t gpu_pairs = 0;  // pairs scored on the GPU
   std::size_t cpu_pairs = 0;  // pairs too large for the memory budget, scored on the CPU
   int launches = 0;           // kernel launches
-  double kernel_ms = 0;       // device time of the kernels (events)
+  double kernel_ms = 0;       // device time of the kernels (events), of which:
+  double single_ms = 0;       //   single-strand tables S1, S2
+  double term1_ms = 0;        //   double reduction (base case, terms 1, 2, 3, 6)
+  double patch_ms = 0;        //   patch-up (terms 4, 5, 7)
   double transfer_ms = 0;     // device time of host<->device copies (events)
 };
 
