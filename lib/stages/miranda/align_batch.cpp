@@ -2,17 +2,22 @@
 //
 // Fast path: the targets form one stream of columns, cut into blocks (parts of long targets, or
 // runs of short ones). Phase 1 scans every (query, block) unit with the SIMD scan (dynamic schedule)
-// and keeps its candidate cells (Method::gpu: one GPU scan of every query against every target
-// instead); phase 2 gathers each pair's candidates (a target cut across blocks
+// and keeps its candidate cells; phase 2 gathers each pair's candidates (a target cut across blocks
 // collects them from several units) and runs finish_pair on the pairs that have any.
+// Method::gpu (run_gpu): phase 1 on the GPU, target batch by target batch, phase 2 of each batch
+// on the CPU while the GPU scans the next.
 #include "stages/miranda/align_batch.hpp"
 
 #include <omp.h>
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <exception>
+#include <iterator>
 #include <mutex>
+#include <thread>
+#include <tuple>
 #include <utility>
 
 #include "common/error.hpp"
@@ -62,6 +67,16 @@ SeqView view_of(const seq::SequenceSet& set, std::size_t k, const std::vector<st
     if (letters->size() != set.size() || (*letters)[k].size() != set.length(k))
       throw Error(ExitCode::internal, "miranda: display letters do not match the sequences");
     v.letters = (*letters)[k].data();
+  }
+  return v;
+}
+
+Views make_views(const seq::SequenceSet& queries, const seq::SequenceSet& targets, const BatchOptions& o) {
+  Views v;
+  for (std::size_t k = 0; k < queries.size(); ++k) v.queries.push_back(view_of(queries, k, o.query_letters));
+  for (std::size_t k = 0; k < targets.size(); ++k) v.targets.push_back(view_of(targets, k, o.target_letters));
+  for (const SeqView& t : v.targets) {
+    if (t.length > static_cast<std::size_t>(1) << 30) throw InputError("miranda: a target is longer than 2^30 bases");
   }
   return v;
 }
@@ -153,8 +168,34 @@ struct Task {
   std::vector<Candidate> candidates;
 };
 
-std::vector<PairResult> finish_tasks(const Views& v, const Params& params, const ScoreModel& model, std::size_t q0,
-                                     int threads, std::vector<Task>& tasks);
+// Phase 2: tracebacks and hits of n_tasks pairs, given in (query, target) order; task_of(k) gives
+// pair k's Task (called once per k, from any thread). The pairs with hits, in the tasks' order.
+template <class TaskOf>
+std::vector<PairResult> finish_tasks(const Views& v, const Params& params, const ScoreModel& model, int threads,
+                                     std::size_t n_tasks, const TaskOf& task_of) {
+  FirstError error;
+  std::vector<PairResult> results(n_tasks);
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 16)
+  for (long long k = 0; k < static_cast<long long>(n_tasks); ++k) {
+    if (error.failed()) continue;
+    try {
+      Task task = task_of(static_cast<std::size_t>(k));
+      results[static_cast<std::size_t>(k)] = finish_pair(v.queries[task.q], v.targets[task.t], params, model,
+                                                         std::move(task.candidates), task.q, task.t);
+    } catch (...) {
+      error.capture();
+    }
+  }
+  error.rethrow();
+  std::size_t kept = 0;
+  for (std::size_t k = 0; k < n_tasks; ++k)
+    if (keep(results[k])) {
+      if (kept != k) results[kept] = std::move(results[k]);
+      ++kept;
+    }
+  results.resize(kept);
+  return results;
+}
 
 std::vector<PairResult> run_cpu(const Views& v, const Params& params, std::size_t q0, std::size_t q1, int threads,
                                 const BatchOptions& o) {
@@ -207,50 +248,169 @@ std::vector<PairResult> run_cpu(const Views& v, const Params& params, std::size_
       tasks.push_back(std::move(task));
     }
   }
-  return finish_tasks(v, params, model, q0, threads, tasks);
+  return finish_tasks(v, params, model, threads, tasks.size(), [&tasks](std::size_t k) { return std::move(tasks[k]); });
 }
 
-std::vector<PairResult> finish_tasks(const Views& v, const Params& params, const ScoreModel& model, std::size_t q0,
-                                     int threads, std::vector<Task>& tasks) {
-  const std::size_t nt = v.targets.size();
-  FirstError error;
-  // Phase 2: tracebacks and hits.
-  std::vector<std::vector<Tagged>> found(static_cast<std::size_t>(threads));
-  const long long n_tasks = static_cast<long long>(tasks.size());
+// Candidates of one GPU batch grouped by pair: bucketed by query, each query's sorted by (target,
+// i, j) (collect_candidates' order within a pair); tasks index runs of one target.
+struct Grouped {
+  std::vector<Candidate> cands;
+  struct Run {
+    std::size_t q = 0, t = 0, begin = 0, end = 0;
+  };
+  std::vector<Run> runs;
+};
+
+Grouped group_by_pair(const std::vector<FoundCandidate>& found, std::size_t nq, std::size_t q0, int threads) {
+  // Counting sort by query on all threads: each thread counts its slice, then scatters it to the
+  // places the counts give it (within a query, slices keep their order).
+  const std::size_t n = found.size(), nth = static_cast<std::size_t>(threads);
+  std::vector<std::size_t> count(nth * nq, 0), first(nq + 1, 0);
+  std::vector<FoundCandidate> by_query(n);
+  Grouped g;
+  g.cands.resize(n);
+  std::vector<std::size_t> n_runs(nq + 1, 0);
 #pragma omp parallel num_threads(threads)
   {
-    auto& mine = found[static_cast<std::size_t>(omp_get_thread_num())];
-#pragma omp for schedule(dynamic, 1)
-    for (long long k = 0; k < n_tasks; ++k) {
-      if (error.failed()) continue;
-      try {
-        Task& task = tasks[static_cast<std::size_t>(k)];
-        PairResult r = finish_pair(v.queries[task.q], v.targets[task.t], params, model, std::move(task.candidates),
-                                   task.q, task.t);
-        if (keep(r)) mine.push_back(Tagged{(task.q - q0) * nt + task.t, std::move(r)});
-      } catch (...) {
-        error.capture();
+    const std::size_t th = static_cast<std::size_t>(omp_get_thread_num());
+    const std::size_t lo = n * th / nth, hi = n * (th + 1) / nth;
+    std::size_t* mine = count.data() + th * nq;
+    for (std::size_t k = lo; k < hi; ++k) ++mine[found[k].query];
+#pragma omp barrier
+#pragma omp single
+    {
+      std::size_t at = 0;
+      for (std::size_t q = 0; q < nq; ++q) {
+        first[q] = at;
+        for (std::size_t t = 0; t < nth; ++t) {
+          const std::size_t c = count[t * nq + q];
+          count[t * nq + q] = at;
+          at += c;
+        }
+      }
+      first[nq] = at;
+    }
+    for (std::size_t k = lo; k < hi; ++k) by_query[mine[found[k].query]++] = found[k];
+#pragma omp barrier
+    // Each query's candidates by (target, i, j); its runs of one target counted.
+#pragma omp for schedule(dynamic, 4)
+    for (long long qq = 0; qq < static_cast<long long>(nq); ++qq) {
+      const std::size_t q = static_cast<std::size_t>(qq);
+      const auto b = by_query.begin() + static_cast<long>(first[q]), e = by_query.begin() + static_cast<long>(first[q + 1]);
+      std::sort(b, e, [](const FoundCandidate& x, const FoundCandidate& y) {
+        return std::tie(x.target, x.cand.i, x.cand.j) < std::tie(y.target, y.cand.i, y.cand.j);
+      });
+      std::size_t runs = 0;
+      for (std::size_t k = first[q]; k < first[q + 1]; ++k) {
+        runs += k == first[q] || by_query[k].target != by_query[k - 1].target;
+        g.cands[k] = by_query[k].cand;
+      }
+      n_runs[q + 1] = runs;
+    }
+#pragma omp single
+    {
+      for (std::size_t q = 0; q < nq; ++q) n_runs[q + 1] += n_runs[q];
+      g.runs.resize(n_runs[nq]);
+    }
+#pragma omp for schedule(dynamic, 4)
+    for (long long qq = 0; qq < static_cast<long long>(nq); ++qq) {
+      const std::size_t q = static_cast<std::size_t>(qq);
+      std::size_t r = n_runs[q];
+      for (std::size_t k = first[q]; k < first[q + 1];) {
+        Grouped::Run run{q0 + q, by_query[k].target, k, k};
+        while (k < first[q + 1] && by_query[k].target == run.t) ++k;
+        run.end = k;
+        g.runs[r++] = run;
       }
     }
   }
-  error.rethrow();
-  return merge(found);
+  return g;
 }
 
-// Phase 1 on the GPU: every query of the range against every target in one scan.
-std::vector<PairResult> run_gpu(const Views& v, const Params& params, std::size_t q0, std::size_t q1, int threads,
-                                const BatchOptions& o) {
+// Frees parts on a thread of its own while the next batch is post-processed (millions of strings:
+// freeing them on the pipeline's thread would take as long as a batch's scan); one part at a time.
+class Reaper {
+ public:
+  Reaper() = default;
+  ~Reaper() { wait(); }
+  Reaper(const Reaper&) = delete;
+  Reaper& operator=(const Reaper&) = delete;
+  void give(std::vector<PairResult>&& part) {
+    wait();
+    thread_ = std::thread([p = std::move(part)]() mutable { std::vector<PairResult>().swap(p); });
+  }
+  void wait() {
+    if (thread_.joinable()) thread_.join();
+  }
+
+ private:
+  std::thread thread_;
+};
+
+// Method::gpu: the targets stream through the GPU in batches; batch b's candidates are post-processed
+// on the CPU (OpenMP) while the GPU scans batch b+1. A target's candidates wait (pending) until the
+// batch holding its last position. Then the queries the GPU does not take, on the CPU.
+void run_gpu(const Views& v, const Params& params, std::size_t q0, std::size_t q1, int threads,
+             const BatchOptions& o, const PairSink& sink) {
+  GpuPipelineTimes times;
+  auto clock = std::chrono::steady_clock::now();
+  const auto lap = [&clock](double& into) {
+    const auto now = std::chrono::steady_clock::now();
+    into += std::chrono::duration<double>(now - clock).count();
+    clock = now;
+  };
   const ScoreModel model = make_score_model(params);
   GpuScanOptions go;
   go.device = o.gpu_device;
   go.chunk_columns = o.gpu_chunk_columns;
-  std::vector<PairCandidates> found =
-      scan_candidates_gpu(v.queries.data() + q0, q1 - q0, v.targets.data(), v.targets.size(), model, go);
-  if (o.progress) o.progress((q1 - q0) * v.targets.size());
-  std::vector<Task> tasks;
-  tasks.reserve(found.size());
-  for (PairCandidates& p : found) tasks.push_back(Task{q0 + p.query, p.target, std::move(p.candidates)});
-  return finish_tasks(v, params, model, q0, threads, tasks);
+  go.batch_columns = o.gpu_batch_columns;
+  go.memory_fraction = o.gpu_memory_fraction;
+  const std::size_t nq = q1 - q0, nt = v.targets.size();
+  GpuScanner scanner(v.queries.data() + q0, nq, v.targets.data(), nt, model, go);
+  const std::size_t nb = scanner.batches(), gpu_side = nq - scanner.cpu_queries().size();
+  std::vector<FoundCandidate> found, pending;
+  Reaper reaper;
+  if (nb > 0) scanner.submit(0);
+  lap(times.setup);
+  for (std::size_t b = 0; b < nb; ++b) {
+    found.swap(pending);
+    pending.clear();
+    scanner.collect(b, found);
+    lap(times.scan_wait);
+    if (b + 1 < nb) scanner.submit(b + 1);  // the GPU works on b+1 while the CPU finishes b
+    lap(times.submit);
+    const std::size_t done = scanner.targets_done(b);
+    if (done < nt) {
+      const auto cut = std::partition(found.begin(), found.end(), [done](const FoundCandidate& f) { return f.target < done; });
+      pending.assign(cut, found.end());
+      found.erase(cut, found.end());
+    }
+    const Grouped g = group_by_pair(found, nq, q0, threads);
+    lap(times.group);
+    std::vector<PairResult> part =
+        finish_tasks(v, params, model, threads, g.runs.size(), [&g](std::size_t k) {
+          const Grouped::Run& r = g.runs[k];
+          return Task{r.q, r.t,
+                      std::vector<Candidate>(g.cands.begin() + static_cast<long>(r.begin),
+                                             g.cands.begin() + static_cast<long>(r.end))};
+        });
+    lap(times.finish);
+    if (o.progress) o.progress(gpu_side * done);
+    sink(part);
+    reaper.give(std::move(part));
+    lap(times.sink);
+  }
+  reaper.wait();
+  lap(times.sink);
+  BatchOptions cpu_options = o;
+  cpu_options.progress = nullptr;
+  for (const std::size_t cq : scanner.cpu_queries()) {
+    std::vector<PairResult> part = run_cpu(v, params, q0 + cq, q0 + cq + 1, threads, cpu_options);
+    sink(part);
+  }
+  lap(times.cpu_queries);
+  if (o.progress) o.progress(nq * nt);
+  if (o.gpu_times != nullptr) *o.gpu_times = times;
 }
 
 }  // namespace
@@ -270,17 +430,38 @@ std::vector<PairResult> align_batch(const seq::SequenceSet& queries, const seq::
   const std::size_t q1 = std::min(options.query_end, queries.size());
   const std::size_t q0 = std::min(options.query_begin, q1);
   if (q0 == q1 || targets.empty()) return {};
-  Views v;
-  for (std::size_t k = 0; k < queries.size(); ++k) v.queries.push_back(view_of(queries, k, options.query_letters));
-  for (std::size_t k = 0; k < targets.size(); ++k) v.targets.push_back(view_of(targets, k, options.target_letters));
-  for (const SeqView& t : v.targets) {
-    if (t.length > static_cast<std::size_t>(1) << 30) throw InputError("miranda: a target is longer than 2^30 bases");
-  }
+  const Views v = make_views(queries, targets, options);
   // The scan needs a bound on alignment spans (negative gap costs); without one, the reference.
   const bool bounded = max_positive_span(1, make_score_model(params)) >= 0;
   if (options.method == Method::reference || !bounded) return run_reference(v, params, q0, q1, threads, options);
-  if (options.method == Method::gpu) return run_gpu(v, params, q0, q1, threads, options);
+  if (options.method == Method::gpu) {
+    std::vector<PairResult> all;
+    run_gpu(v, params, q0, q1, threads, options, [&all](std::vector<PairResult>& part) {
+      all.insert(all.end(), std::make_move_iterator(part.begin()), std::make_move_iterator(part.end()));
+    });
+    std::sort(all.begin(), all.end(), [](const PairResult& a, const PairResult& b) {
+      return a.query_index != b.query_index ? a.query_index < b.query_index : a.target_index < b.target_index;
+    });
+    return all;
+  }
   return run_cpu(v, params, q0, q1, threads, options);
+}
+
+void align_batch_streamed(const seq::SequenceSet& queries, const seq::SequenceSet& targets, const Params& params,
+                          const BatchOptions& options, const PairSink& sink) {
+  BatchOptions o = options;
+  if (o.method == Method::gpu && max_positive_span(1, make_score_model(params)) >= 0 && !targets.empty()) {
+    if (o.threads < 0) throw UsageError("threads must be >= 0 (0: all cores)");
+    const int threads = o.threads > 0 ? o.threads : omp_get_max_threads();
+    const std::size_t q1 = std::min(o.query_end, queries.size());
+    const std::size_t q0 = std::min(o.query_begin, q1);
+    if (q0 == q1) return;
+    const Views v = make_views(queries, targets, o);
+    run_gpu(v, params, q0, q1, threads, o, sink);
+    return;
+  }
+  std::vector<PairResult> all = align_batch(queries, targets, params, o);
+  sink(all);
 }
 
 }  // namespace screen::miranda
