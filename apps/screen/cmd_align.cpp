@@ -79,7 +79,7 @@ int run_align(const AlignOptions& o) {
     if (o.method != "auto")
       throw UsageError(fmt::format("--method {} runs on the CPU; leave --method auto with --device gpu", o.method));
     if (!miranda::gpu_available())
-      throw ResourceError("`screen align --device gpu`: " + gpu::no_gpu_reason());
+      throw ResourceError("`screen align --device gpu`: no usable GPU: " + gpu::no_gpu_reason());
     batch.method = miranda::Method::gpu;
   } else if (o.device == "auto" && o.method == "auto" && miranda::gpu_available()) {
     batch.method = miranda::Method::gpu;

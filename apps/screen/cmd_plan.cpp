@@ -1,6 +1,8 @@
 // `screen plan MANIFEST [--shards N]`: the shards a run would execute (lib/plan/plan.hpp): per
 // shard its id, unit range, estimated seconds on one GPU and on one CPU core and the largest
-// unit's memory estimate; then the records that are skipped, with the reason.
+// unit's memory estimate; then the records that are skipped and the work units the plan skips (too
+// large for resources.max_unit_memory), with the reason. For workflows:
+// `--count` prints only the shard count, `--output-folder` only the resolved output folder.
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -10,6 +12,7 @@
 #include "apps/screen/cli.hpp"
 #include "common/error.hpp"
 #include "engine/inputs.hpp"
+#include "engine/results_spec.hpp"
 #include "manifest/load_manifest.hpp"
 #include "plan/plan.hpp"
 
@@ -17,11 +20,26 @@ namespace screen::cli {
 
 namespace {
 
-int run_plan(const std::string& path, int shards) {
-  if (shards < 0) throw UsageError("--shards must be >= 1");
-  const manifest::Job job = manifest::load_manifest(path);
+struct PlanArgs {
+  std::string path;
+  int shards = 0;
+  bool count = false, output_folder = false;
+};
+
+int run_plan(const PlanArgs& a) {
+  if (a.shards < 0) throw UsageError("--shards must be >= 1");
+  if (a.count && a.output_folder) throw UsageError("--count and --output-folder print one value each; give one");
+  const manifest::Job job = manifest::load_manifest(a.path);
+  if (a.output_folder) {
+    fmt::print("{}\n", job.output);
+    return 0;
+  }
   const engine::Inputs in = engine::load_inputs(job);
-  const plan::Plan p = plan::make_plan(job, in.query_lengths(), in.target_lengths(), shards);
+  const plan::Plan p = plan::make_plan(job, in.query_lengths(), in.target_lengths(), a.shards);
+  if (a.count) {
+    fmt::print("{}\n", p.shards.size());
+    return 0;
+  }
   fmt::print("job {}: {} queries, {} targets, {} work units, {} shards; plan {}\n", job.name, in.queries.size(),
              in.targets.size(), p.units.size(), p.shards.size(), p.hash.substr(0, 16));
   fmt::print("estimated: {:.1f} s on one GPU, {:.1f} s on one CPU core\n", p.gpu_seconds, p.cpu_core_seconds);
@@ -32,6 +50,10 @@ int run_plan(const std::string& path, int shards) {
   fmt::print("skipped records: {}\n", in.skipped.size());
   for (const auto& s : in.skipped)
     fmt::print("skipped\t{}\t{}\t{}\t{}\n", s.side, s.set, s.name, s.reason);
+  // Work units too large for resources.max_unit_memory (left out of the shards, listed in /skipped).
+  const auto units = engine::skipped_unit_rows(p, in);
+  fmt::print("skipped units: {}\n", units.size());
+  for (const auto& s : units) fmt::print("skipped\t{}\t{}\t{}\t{}\n", s.side, s.set, s.name, s.reason);
   return 0;
 }
 
@@ -39,11 +61,12 @@ int run_plan(const std::string& path, int shards) {
 
 void add_plan(CLI::App& app, Action& action) {
   auto* cmd = app.add_subcommand("plan", "Print the shards a manifest would run, with cost and memory estimates");
-  auto path = std::make_shared<std::string>();
-  auto shards = std::make_shared<int>(0);
-  cmd->add_option("manifest", *path, "Job manifest (YAML)")->required();
-  cmd->add_option("--shards", *shards, "Shard count (default: sharding.shards of the manifest)");
-  cmd->callback([&action, path, shards] { action = [path, shards]() -> int { return run_plan(*path, *shards); }; });
+  auto a = std::make_shared<PlanArgs>();
+  cmd->add_option("manifest", a->path, "Job manifest (YAML)")->required();
+  cmd->add_option("--shards", a->shards, "Shard count (default: sharding.shards of the manifest)");
+  cmd->add_flag("--count", a->count, "Print only the number of shards (for workflows)");
+  cmd->add_flag("--output-folder", a->output_folder, "Print only the job's output folder, resolved (for workflows)");
+  cmd->callback([&action, a] { action = [a]() -> int { return run_plan(*a); }; });
 }
 
 }  // namespace screen::cli

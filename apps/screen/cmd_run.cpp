@@ -1,7 +1,9 @@
 // `screen run MANIFEST [--restart] [--shard K] [--threads N] [--shards N]`: runs a job through the
 // engine (lib/engine/engine.hpp): every shard not yet complete, then the merge into results.h5; or
-// with --shard exactly one shard and no merge (what a SLURM array task runs). SIGINT / SIGTERM stop
-// at the next batch boundary, leaving the output folder resumable (exit 130 / 143).
+// with --shard exactly one shard and no merge (what a SLURM array task runs; `--shard env` takes the
+// shard from SLURM_ARRAY_TASK_ID, lib/cluster/shard_arg.hpp). A shard already complete is skipped
+// with exit 0, so a requeued or repeated array task is harmless. SIGINT / SIGTERM stop at the next
+// batch boundary, leaving the output folder resumable (exit 130 / 143).
 #include <atomic>
 #include <csignal>
 #include <cstdio>
@@ -11,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "apps/screen/cli.hpp"
+#include "cluster/shard_arg.hpp"
 #include "common/error.hpp"
 #include "engine/engine.hpp"
 #include "manifest/load_manifest.hpp"
@@ -26,7 +29,7 @@ void on_stop_signal(int sig) { g_stop.store(sig); }
 struct RunArgs {
   std::string manifest;
   bool restart = false;
-  long long shard = -1;
+  std::string shard;  // empty: every shard; a number, or "env" (SLURM_ARRAY_TASK_ID)
   int threads = 0;
   int shards = 0;
 };
@@ -39,15 +42,16 @@ int run_run(const RunArgs& a) {
   sigaction(SIGTERM, &sa, nullptr);
   if (a.threads < 0) throw UsageError("--threads must be >= 0 (0: the manifest's resources.cpu_threads)");
   if (a.shards < 0) throw UsageError("--shards must be >= 1");
+  const long long shard = a.shard.empty() ? -1 : cluster::parse_shard_argument(a.shard);
   const manifest::Job job = manifest::load_manifest(a.manifest);
   engine::RunOptions o;
   o.restart = a.restart;
-  if (a.shard >= 0) o.shard = a.shard;
+  if (shard >= 0) o.shard = shard;
   o.threads = a.threads;
   o.shards = a.shards;
   o.stop = &g_stop;
   o.command_line = "screen run " + a.manifest + (a.restart ? " --restart" : "") +
-                   (a.shard >= 0 ? fmt::format(" --shard {}", a.shard) : "") +
+                   (shard >= 0 ? fmt::format(" --shard {}", shard) : "") +
                    (a.threads > 0 ? fmt::format(" --threads {}", a.threads) : "") +
                    (a.shards > 0 ? fmt::format(" --shards {}", a.shards) : "");
   const engine::RunSummary s = engine::run_job(job, o);
@@ -65,7 +69,8 @@ void add_run(CLI::App& app, Action& action) {
   auto a = std::make_shared<RunArgs>();
   cmd->add_option("manifest", a->manifest, "Job manifest (YAML)")->required();
   cmd->add_flag("--restart", a->restart, "Start over when the output folder holds another run's state");
-  cmd->add_option("--shard", a->shard, "Run only this shard (0-based; skipped when complete) and do not merge");
+  cmd->add_option("--shard", a->shard,
+                  "Run only this shard (0-based, or `env`: $SLURM_ARRAY_TASK_ID); skipped when complete; no merge");
   cmd->add_option("--threads", a->threads, "CPU threads (default: resources.cpu_threads)");
   cmd->add_option("--shards", a->shards, "Shard count (default: sharding.shards of the manifest)");
   cmd->callback([&action, a] { action = [a]() -> int { return run_run(*a); }; });

@@ -10,7 +10,9 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "engine/batching.hpp"
 #include "gpu/device_info.hpp"
+#include "stages/bpmax/cuda.hpp"
 #include "stages/bpmax/interact.hpp"
 #include "stages/miranda/align_batch.hpp"
 #include "stages/nussinov/cuda.hpp"
@@ -20,28 +22,65 @@ namespace screen::engine {
 
 namespace {
 
-// The CPU pool (gpu < 0) or one GPU with a CPU pool beside it (BPMax, miRanda's exact phase).
+// A batch of the CPU pool (a GPU device's CPU threads included): at most this many units, about
+// this many seconds of work per thread. A GPU batch: at most kGpuBatchUnits units (enough to fill
+// the GPU with small problems), about kGpuBatchSeconds of GPU work, and the GPU's memory budget.
+constexpr std::size_t kCpuBatchUnits = 4096;
+constexpr double kCpuBatchSecondsPerThread = 8.0;
+constexpr std::size_t kGpuBatchUnits = 65536;
+constexpr double kGpuBatchSeconds = 8.0;
+
+// The CPU pool (gpu < 0) or one GPU with a CPU pool beside it (see device.hpp).
 class StageDevice final : public Device {
  public:
-  StageDevice(int gpu, int threads, std::string name)
-      : gpu_(gpu), threads_(threads > 0 ? threads : omp_get_max_threads()), name_(std::move(name)) {
+  StageDevice(int gpu, int threads, std::string name, std::uint64_t gpu_budget = 0)
+      : gpu_(gpu), threads_(threads > 0 ? threads : omp_get_max_threads()), name_(std::move(name)),
+        gpu_budget_(gpu_budget), bpmax_on_gpu_(gpu >= 0 && bpmax::gpu_available()) {
     if (name_.empty()) name_ = fmt::format("cpu ({} threads)", threads_);
   }
   std::string name() const override { return name_; }
-  int parallelism() const override { return threads_; }
+  bool is_gpu() const override { return gpu_ >= 0; }
+  int cpu_threads() const override { return threads_; }
+  void set_memory_fraction(double f) { memory_fraction_ = f; }
+
+  BatchLimits batch_limits(plan::StageKind stage) const override {
+    BatchLimits l;
+    if (gpu_ < 0 || (stage == plan::StageKind::bpmax && !bpmax_on_gpu_)) {
+      l.kind = plan::DeviceKind::cpu_core;
+      l.seconds = kCpuBatchSecondsPerThread * threads_;
+      l.parallel = threads_;
+      l.max_units = kCpuBatchUnits;
+      return l;
+    }
+    l.kind = plan::DeviceKind::gpu;
+    l.seconds = kGpuBatchSeconds;
+    l.max_units = kGpuBatchUnits;
+    l.memory_bytes = gpu_budget_;
+    return l;
+  }
 
   void run(const StageBatch& batch, const Inputs& in, const plan::StageParams& params,
            store::StageRows& out) override {
     if (batch.count == 0) return;
-    switch (batch.stage) {
-      case plan::StageKind::nussinov: fold(batch, in, params, out); break;
-      case plan::StageKind::miranda: align(batch, in, params, out); break;
-      case plan::StageKind::bpmax: interact(batch, in, params, out); break;
+    if (batch.stage == plan::StageKind::bpmax) {  // the GPU path routes by memory itself
+      interact(batch, in, params, out);
+      return;
+    }
+    // On a GPU: the units over its memory budget go to the CPU threads, in runs, in unit order.
+    const std::vector<BatchPart> parts =
+        gpu_ < 0 ? std::vector<BatchPart>{{0, batch.count, false}} : split_by_gpu_memory(batch, gpu_budget_);
+    for (const BatchPart& part : parts) {
+      const StageBatch sub{batch.stage, batch.units + part.begin, part.end - part.begin};
+      if (batch.stage == plan::StageKind::nussinov)
+        fold(sub, in, params, part.on_gpu, out);
+      else
+        align(sub, in, params, part.on_gpu, out);
     }
   }
 
  private:
-  void fold(const StageBatch& batch, const Inputs& in, const plan::StageParams& params, store::StageRows& out) {
+  void fold(const StageBatch& batch, const Inputs& in, const plan::StageParams& params, bool on_gpu,
+            store::StageRows& out) {
     std::vector<const std::uint8_t*> seqs;
     std::vector<int> lengths;
     for (std::size_t k = 0; k < batch.count; ++k) {
@@ -52,7 +91,7 @@ class StageDevice final : public Device {
       lengths.push_back(static_cast<int>(set.length(u.a)));
     }
     std::vector<nussinov::FoldResult> results;
-    if (gpu_ < 0) {
+    if (!on_gpu) {
       results = nussinov::fold_batch(seqs, lengths, params.nussinov, params.nussinov_traceback,
                                      nussinov::Method::automatic, threads_);
     } else {
@@ -83,7 +122,8 @@ class StageDevice final : public Device {
     for (std::size_t k = 0; k < batch.count; ++k) rows.push_back(store::nussinov_row(batch.units[k].a, results[k]));
   }
 
-  void align(const StageBatch& batch, const Inputs& in, const plan::StageParams& params, store::StageRows& out) {
+  void align(const StageBatch& batch, const Inputs& in, const plan::StageParams& params, bool on_gpu,
+             store::StageRows& out) {
     const std::size_t nt = in.targets.size();
     std::size_t k = 0;
     while (k < batch.count) {
@@ -93,8 +133,8 @@ class StageDevice final : public Device {
       while (e < batch.count && batch.units[e].a == q && batch.units[e].b == t0 + (e - k)) ++e;
       const std::uint64_t t1 = t0 + (e - k);
       miranda::BatchOptions o;
-      o.method = gpu_ < 0 ? miranda::Method::cpu : miranda::Method::gpu;
-      o.gpu_device = gpu_ < 0 ? 0 : gpu_;
+      o.method = on_gpu ? miranda::Method::gpu : miranda::Method::cpu;
+      o.gpu_device = on_gpu ? gpu_ : 0;
       o.threads = threads_;
       if (!in.query_letters.empty()) o.query_letters = &in.query_letters;
       if (t0 == 0 && t1 == nt) {
@@ -139,8 +179,18 @@ class StageDevice final : public Device {
       p.target_index = u.b;
       pairs.push_back(p);
     }
-    for (const auto& r : bpmax::interact_pairs(pairs, params.bpmax, params.bpmax_traceback,
-                                               bpmax::Method::automatic, threads_)) {
+    std::vector<bpmax::PairResult> results;
+    if (bpmax_on_gpu_) {
+      bpmax::GpuOptions o;
+      o.device = gpu_;
+      o.memory_fraction = memory_fraction_;
+      o.cpu_threads = threads_;
+      results = bpmax::interact_pairs_gpu(pairs, params.bpmax, params.bpmax_traceback, o);
+    } else {
+      results = bpmax::interact_pairs(pairs, params.bpmax, params.bpmax_traceback, bpmax::Method::automatic, threads_);
+    }
+    if (results.size() != pairs.size()) throw Error(ExitCode::internal, "BPMax returned a wrong number of results");
+    for (const auto& r : results) {
       out.bpmax_scores.push_back(store::bpmax_score_row(r.query_index, r.target_index, r.site));
       if (r.site.structure)
         out.bpmax_structures.push_back(
@@ -151,24 +201,38 @@ class StageDevice final : public Device {
   int gpu_;  // -1: the CPU pool
   int threads_;
   std::string name_;
+  std::uint64_t gpu_budget_;  // bytes of the GPU a batch may use
+  bool bpmax_on_gpu_;         // the build has the GPU BPMax path and it is usable
+  double memory_fraction_ = 0.9;
+
 };
 
 }  // namespace
 
 std::unique_ptr<Device> make_cpu_device(int threads) { return std::make_unique<StageDevice>(-1, threads, ""); }
 
-std::unique_ptr<Device> make_gpu_device(int gpu_index, int cpu_threads) {
+std::unique_ptr<Device> make_gpu_device(int gpu_index, int cpu_threads, double memory_fraction) {
   if (!gpu::built_with_cuda()) throw ResourceError("a GPU device: this build has no CUDA");
   const int count = gpu::gpu_count();
   if (gpu_index < 0 || gpu_index >= count)
     throw ResourceError(count == 0 ? fmt::format("no GPU {}: {}", gpu_index, gpu::no_gpu_reason())
                                    : fmt::format("no GPU {} (this machine has {})", gpu_index, count));
   std::string gpu_name;
+  std::size_t total_memory = 0;
   for (const auto& d : gpu::list_devices())
-    if (d.index == gpu_index) gpu_name = d.name;
+    if (d.index == gpu_index) {
+      gpu_name = d.name;
+      total_memory = d.total_memory;
+    }
   const int threads = cpu_threads > 0 ? cpu_threads : omp_get_max_threads();
-  return std::make_unique<StageDevice>(
-      gpu_index, threads, fmt::format("gpu {} ({}) + cpu ({} threads) for bpmax", gpu_index, gpu_name, threads));
+  const auto budget = static_cast<std::uint64_t>(static_cast<double>(total_memory) * memory_fraction);
+  auto device = std::make_unique<StageDevice>(
+      gpu_index, threads,
+      fmt::format("gpu {} ({}) + cpu ({} threads){}", gpu_index, gpu_name, threads,
+                  bpmax::gpu_available() ? "" : " for bpmax"),
+      budget);
+  device->set_memory_fraction(memory_fraction);
+  return device;
 }
 
 }  // namespace screen::engine

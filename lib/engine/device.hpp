@@ -1,8 +1,16 @@
 #pragma once
-// Device: where the engine runs a batch of work units of one stage: the CPU pool, or one GPU (its
-// Nussinov and miRanda batches on the GPU, BPMax on the CPU until the GPU BPMax kernels exist). The
-// engine gives a device whole batches. Results do not depend on the device.
+// Device: where a worker runs a batch of work units of one stage: the CPU pool, or one GPU with a
+// few CPU threads beside it. The engine gives a device whole batches, sized by the device's
+// batch_limits (batching.hpp). Results do not depend on the device.
+//
+// The GPU device: Nussinov and miRanda batches on the GPU, except the units whose GPU memory
+// estimate (plan::WorkUnit::gpu_memory_bytes) exceeds the GPU's budget (resources.gpu_memory_fraction
+// x the GPU's memory), which its CPU threads compute (batching.hpp: split_by_gpu_memory); BPMax
+// batches through bpmax::interact_pairs_gpu when bpmax::gpu_available() (the GPU path routes
+// too-large pairs to the CPU itself), else on its CPU threads (builds whose GPU BPMax path is absent
+// or a placeholder report gpu_available() false). Rows come out in canonical unit order either way.
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -20,12 +28,25 @@ struct StageBatch {
   std::size_t count = 0;
 };
 
+// How much work one batch for a device should hold (the engine checks for a stop request and takes
+// checkpoints between batches).
+struct BatchLimits {
+  plan::DeviceKind kind = plan::DeviceKind::cpu_core;  // whose estimates (plan::unit_seconds) count
+  double seconds = 8.0;            // estimated seconds of work of that kind (CPU: core-seconds)
+  int parallel = 1;                // units worked on at once (CPU: threads): wall seconds x this = work
+  std::size_t max_units = 4096;
+  std::uint64_t memory_bytes = 0;  // GPU: budget for the sum of gpu_memory_bytes; 0: no limit
+};
+
 class Device {
  public:
   virtual ~Device() = default;
   virtual std::string name() const = 0;  // "cpu (2 threads)", recorded in part files
-  virtual int parallelism() const = 0;   // units it works on at once (sizes the engine's batches)
-  // Computes the batch and appends its rows (indices: rows of /queries and /targets) to `out`.
+  virtual bool is_gpu() const { return false; }
+  virtual int cpu_threads() const = 0;    // CPU threads it uses (for the scheduler's estimates)
+  virtual BatchLimits batch_limits(plan::StageKind stage) const = 0;
+  // Computes the batch and appends its rows (indices: rows of /queries and /targets) to `out`, in
+  // canonical unit order.
   virtual void run(const StageBatch& batch, const Inputs& in, const plan::StageParams& params,
                    store::StageRows& out) = 0;
 };
@@ -33,9 +54,9 @@ class Device {
 // The CPU pool: `threads` OpenMP threads inside the stage batch calls (0: all cores).
 std::unique_ptr<Device> make_cpu_device(int threads);
 
-// GPU `gpu_index`: Nussinov batches through the GPU fold, miRanda batches through the GPU scan (its
-// exact CPU post-processing, and BPMax batches, on `cpu_threads` OpenMP threads; 0: all cores).
-// ResourceError when the build has no CUDA or there is no such GPU.
-std::unique_ptr<Device> make_gpu_device(int gpu_index, int cpu_threads);
+// GPU `gpu_index` with `cpu_threads` OpenMP threads (0: all cores) for its CPU-side work (miRanda's
+// exact phase, units over the memory budget, BPMax without the GPU path). ResourceError when the
+// build has no CUDA or there is no such GPU.
+std::unique_ptr<Device> make_gpu_device(int gpu_index, int cpu_threads, double memory_fraction = 0.9);
 
 }  // namespace screen::engine

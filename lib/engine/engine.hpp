@@ -5,24 +5,31 @@
 // run.info from an earlier run (a changed manifest, input or plan is refused with ConflictError
 // unless `restart`, which clears the folder's parts, journal and results first). It then trusts the
 // shards whose journal line names a part that verifies (complete, checksum equal to the content and
-// to the journal's, same manifest and inputs); every other shard is (re)computed on the device in
+// to the journal's, same manifest and inputs); every other shard is (re)computed by the workers
+// (device_set.hpp: one per GPU plus a CPU pool; scheduler.hpp: a shared queue of shards) in
 // batches, written to its part file (PartWriter: temporary name, fsync, rename) and recorded in the
-// journal after the rename. When every shard is complete it merges the parts into results.h5.
+// journal after the rename; long shards save checkpoints inside the shard every checkpoint.every
+// and resume from them (shard_runner.hpp). When every shard is complete it merges the parts into
+// results.h5. Work units the plan skips (too large for resources.max_unit_memory) go to /skipped.
 //
 // Locking: a full run (and merge_output) holds store::OutputLock; with options.shard the run takes
 // a shared lock on the folder and an exclusive one on the shard instead (shard_lock.hpp), so array
 // tasks run different shards of one folder at once; `restart` cannot be combined with `shard`.
 //
 // Interruption: when *stop becomes nonzero (the CLI's SIGINT/SIGTERM handler stores the signal
-// number) the current shard is abandoned at the next batch boundary (its temporary part removed,
-// nothing recorded) and run_job throws Error(interrupted) (SIGINT) or Error(terminated) (other
-// signals); the folder is then as a resume expects it.
+// number) every worker abandons its shard at the next batch boundary (a checkpoint saved, its
+// temporary part removed, nothing recorded in the journal) and run_job throws Error(interrupted)
+// (SIGINT) or Error(terminated) (other signals); the folder is then as a resume expects it. An error
+// in one worker stops the others the same way and is rethrown.
 #include <atomic>
 #include <cstdint>
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "engine/device.hpp"
 #include "engine/inputs.hpp"
 #include "manifest/job.hpp"
 #include "plan/plan.hpp"
@@ -37,14 +44,23 @@ struct RunOptions {
   const std::atomic<int>* stop = nullptr; // nonzero: stop at the next safe point (value: the signal)
   std::string command_line;               // recorded in results.h5
   double progress_interval = 5.0;         // seconds between progress lines
+  // The workers' devices; empty: from resources.devices and the thread count (device_set.hpp).
+  // Tests give fake devices here.
+  std::vector<std::shared_ptr<Device>> devices;
 };
 
 struct RunSummary {
   std::size_t shards_total = 0;
   std::vector<std::int64_t> reused;      // verified parts kept
   std::vector<std::int64_t> recomputed;  // journal named a part that did not verify
-  std::vector<std::int64_t> ran;         // shards computed by this call, in order
-  std::uint64_t units_total = 0, units_ran = 0;
+  std::vector<std::int64_t> ran;         // shards completed by this call, in order of completion
+  std::map<std::int64_t, std::string> devices;  // the device that completed each of them
+  std::vector<std::string> workers;      // the workers' devices (empty when nothing ran)
+  std::uint64_t units_total = 0;         // units of the plan (skipped ones not included)
+  std::uint64_t units_skipped = 0;       // units the plan skipped (/skipped)
+  std::uint64_t units_ran = 0;           // units computed by this call
+  std::uint64_t units_resumed = 0;       // units of the shards run taken from checkpoints
+  std::uint64_t checkpoints = 0;         // checkpoint segments written by this call
   bool merged = false;
   std::string results;                   // results.h5 path when merged
 };

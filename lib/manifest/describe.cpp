@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "common/pair_weights.hpp"
+#include "manifest/byte_size.hpp"
 #include "manifest/duration.hpp"
 
 namespace screen::manifest {
@@ -79,8 +80,9 @@ std::string describe_job(const Job& job) {
   out += "stages      (in run order)\n";
   for (std::size_t i = 0; i < job.stage_order.size(); ++i)
     out += fmt::format("  {}. {:<9} {}\n", i + 1, stage_name(job.stage_order[i]), stage_line(job, job.stage_order[i]));
-  out += fmt::format("{:<11} devices {}, cpu_threads {}, gpu_memory_fraction {}\n", "resources", devices(job.resources),
-                     auto_or(job.resources.cpu_threads), job.resources.gpu_memory_fraction);
+  out += fmt::format("{:<11} devices {}, cpu_threads {}, gpu_memory_fraction {}, max_unit_memory {}\n", "resources",
+                     devices(job.resources), auto_or(job.resources.cpu_threads), job.resources.gpu_memory_fraction,
+                     format_byte_size(job.resources.max_unit_memory));
   out += fmt::format("{:<11} shards {}, target_shard_minutes {}\n", "sharding", auto_or(job.sharding.shards),
                      job.sharding.target_shard_minutes);
   out += fmt::format("{:<11} every {} ({} s)\n", "checkpoint", format_duration(job.checkpoint.every_seconds),

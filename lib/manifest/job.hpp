@@ -4,6 +4,7 @@
 // (load_manifest.hpp) fills it in and rejects anything out of range, so code reading a Job can
 // trust it. Paths are already resolved against the manifest's folder.
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -65,6 +66,9 @@ struct Resources {
   std::vector<int> gpu_ids;    // DeviceMode::gpus: these GPU indices (distinct, >= 0)
   int cpu_threads = 0;         // 0 = auto (all cores)
   double gpu_memory_fraction = 0.9;  // in (0, 1]
+  // Work units whose estimated memory exceeds this are skipped and reported (in the plan, so the
+  // decision does not depend on the machine); written `max_unit_memory: 64GiB`.
+  std::uint64_t max_unit_memory = 64ull << 30;
 };
 
 // sharding
@@ -75,7 +79,7 @@ struct Sharding {
 
 // checkpoint
 struct Checkpoint {
-  long every_seconds = 300;    // > 0; written `every: 5min`
+  long every_seconds = 300;    // >= 0; written `every: 5min`; `every: 0` = after every batch
 };
 
 // cluster (read by `screen submit`)

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "manifest/byte_size.hpp"
 #include "manifest/duration.hpp"
 #include "manifest/sections.hpp"
 
@@ -69,7 +70,7 @@ void read_devices(const Field& f, Resources& r) {
 }  // namespace
 
 void read_resources(const Field& field, Resources& r) {
-  Section s(field, {"devices", "cpu_threads", "gpu_memory_fraction"});
+  Section s(field, {"devices", "cpu_threads", "gpu_memory_fraction", "max_unit_memory"});
   if (!s.ok()) return;
   if (s.has("devices")) read_devices(s["devices"], r);
   if (s.has("cpu_threads")) read_auto_or_int(s["cpu_threads"], r.cpu_threads, 1, 4096);
@@ -80,6 +81,14 @@ void read_resources(const Field& field, Resources& r) {
       else
         r.gpu_memory_fraction = *v;
     }
+  }
+  if (s.has("max_unit_memory")) {
+    const Field f = s["max_unit_memory"];
+    auto bytes = f.node().IsScalar() ? parse_byte_size(f.node().Scalar()) : std::nullopt;
+    if (!bytes)
+      f.problem("expected a memory size such as 64GiB, 512MiB or 100GB, got " + describe(f.node()));
+    else
+      r.max_unit_memory = *bytes;
   }
 }
 
@@ -101,6 +110,10 @@ void read_checkpoint(const Field& field, Checkpoint& c) {
   Section s(field, {"every"});
   if (!s.ok() || !s.has("every")) return;
   const Field f = s["every"];
+  if (f.node().IsScalar() && f.node().Scalar() == "0") {  // after every batch (mostly for tests)
+    c.every_seconds = 0;
+    return;
+  }
   auto seconds = f.node().IsScalar() ? parse_duration(f.node().Scalar()) : std::nullopt;
   if (!seconds)
     f.problem("expected a duration with a unit, such as 30s, 5min, 2h or 1h30m, got " + describe(f.node()));

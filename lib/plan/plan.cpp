@@ -3,23 +3,60 @@
 #include <algorithm>
 #include <cmath>
 
+#include <fmt/format.h>
+
 #include "common/error.hpp"
 #include "common/sha256.hpp"
+#include "manifest/byte_size.hpp"
 #include "plan/stage_params.hpp"
 #include "stages/bpmax/cpu.hpp"
+#include "stages/bpmax/cuda.hpp"
 
 namespace screen::plan {
 
 const char* device_kind_name(DeviceKind k) { return k == DeviceKind::gpu ? "gpu" : "cpu-core"; }
 
+// Calibration (README, Performance; "GPU machine" = one H100 80GB HBM3 and 16 CPU cores):
+//   nussinov cpu-core  1.6e10 updates/s: the tiled CPU path on one thread, n = 4,000 and 6,000
+//                      (1.6e10 and 1.7e10 updates/s); 1.2e-4 s per unit: 1,527 hairpins (127,588 nt)
+//                      with traceback in 0.012 s on 16 threads = 0.19 core-s, of which the n^3/6
+//                      updates explain 0.01 s.
+//   nussinov gpu       1e13 updates/s: between 5.7e12 (n = 10,000) and 1.6e13 (n = 26,000) of the GPU
+//                      rows; 2e-5 s per unit: the same 1,527 hairpins as one GPU batch in 0.031 s.
+//   miranda  cpu-core  2.5e9 cells/s: the AVX2 SIMD scan, 2.59 GCUPS on one core, 39.0 GCUPS on 16
+//                      (2.4 per core); 1e-5 s per pair: a guess (post-processing of the hits).
+//   miranda  gpu       6.8e10 cells/s: the GPU scan end to end with the exact CPU post-processing
+//                      (68 GCUPS for 1,921 microRNAs x the SARS-CoV-2 genome); 5e-6 s per pair: a
+//                      guess (launch and host work shared by a batch).
+//   bpmax    cpu-core  4.2e9 updates/s: the fast CPU path, 23 x 20,000 with W2 = 128 on 16 threads,
+//                      66.9 GOPS (4.2 per core; one thread reaches 6.3-8.2); per pair: negligible.
+//   bpmax    gpu       1.5e12 updates/s: `screen bench bpmax --device gpu` on the H100, 23 x 20,000
+//                      with W2 = 128 at 1,561 GOPS and the screen shape (3 svRNAs x 500 transcripts,
+//                      1,500 pairs in batches) at 1,545 GOPS (README, BPMax table).
+// Unit costs (GPU microseconds) are part of the plan hash: changing a constant changes the plan, and a
+// folder an earlier build started then needs `screen run --restart`.
 double throughput(StageKind stage, DeviceKind kind) {
-  // Rough figures (operations per second); only the shards' balance and the ETAs depend on them.
+  const bool gpu = kind == DeviceKind::gpu;
   switch (stage) {
-    case StageKind::nussinov: return kind == DeviceKind::gpu ? 2e10 : 1e9;
-    case StageKind::miranda: return kind == DeviceKind::gpu ? 5e10 : 5e8;
-    case StageKind::bpmax: return kind == DeviceKind::gpu ? 1e11 : 2e9;
+    case StageKind::nussinov: return gpu ? 1e13 : 1.6e10;
+    case StageKind::miranda: return gpu ? 6.8e10 : 2.5e9;
+    case StageKind::bpmax: return gpu ? 1.5e12 : 4.2e9;
   }
   return 1e9;
+}
+
+double per_unit_seconds(StageKind stage, DeviceKind kind) {
+  const bool gpu = kind == DeviceKind::gpu;
+  switch (stage) {
+    case StageKind::nussinov: return gpu ? 2e-5 : 1.2e-4;
+    case StageKind::miranda: return gpu ? 5e-6 : 1e-5;
+    case StageKind::bpmax: return 0;
+  }
+  return 0;
+}
+
+double unit_seconds(const WorkUnit& u, DeviceKind kind) {
+  return u.ops / throughput(u.stage, kind) + per_unit_seconds(u.stage, kind);
 }
 
 namespace {
@@ -34,7 +71,7 @@ double nussinov_ops(std::size_t n, int max_span) {
 }
 
 WorkUnit finish(WorkUnit u) {
-  const double us = u.ops / throughput(u.stage, DeviceKind::gpu) * 1e6;
+  const double us = unit_seconds(u, DeviceKind::gpu) * 1e6;
   u.cost = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::llround(std::min(us, 1e15))));
   return u;
 }
@@ -62,6 +99,7 @@ std::vector<WorkUnit> make_units(const manifest::Job& job, const std::vector<std
           u.a = i;
           u.ops = nussinov_ops(lengths[i], job.nussinov.max_span);
           u.memory_bytes = 4ull * lengths[i] * lengths[i];
+          u.gpu_memory_bytes = 2ull * lengths[i] * lengths[i];
           units.push_back(finish(u));
         }
       }
@@ -77,9 +115,12 @@ std::vector<WorkUnit> make_units(const manifest::Job& job, const std::vector<std
         if (stage == StageKind::miranda) {
           u.ops = static_cast<double>(lq) * static_cast<double>(lr);
           u.memory_bytes = 12ull * (lq + 1) + lr;
+          u.gpu_memory_bytes = u.memory_bytes;
         } else {
           u.ops = bpmax::term1_updates(static_cast<int>(lq), static_cast<int>(lr), sp.bpmax);
           u.memory_bytes = bpmax::cpu_table_bytes(static_cast<int>(lq), static_cast<int>(lr), sp.bpmax);
+          const std::size_t gpu_bytes = bpmax::gpu_table_bytes(static_cast<int>(lq), static_cast<int>(lr), sp.bpmax);
+          u.gpu_memory_bytes = gpu_bytes > 0 ? gpu_bytes : u.memory_bytes;  // 0: no GPU path in this build
         }
         units.push_back(finish(u));
       }
@@ -93,7 +134,7 @@ int shard_count(const manifest::Job& job, const std::vector<WorkUnit>& units, in
   long long k = requested > 0 ? requested : job.sharding.shards;
   if (k <= 0) {
     double seconds = 0;
-    for (const auto& u : units) seconds += u.ops / throughput(u.stage, DeviceKind::gpu);
+    for (const auto& u : units) seconds += unit_seconds(u, DeviceKind::gpu);
     k = static_cast<long long>(std::ceil(seconds / (job.sharding.target_shard_minutes * 60.0)));
   }
   k = std::min<long long>(k, static_cast<long long>(units.size()));
@@ -129,8 +170,8 @@ std::vector<Shard> make_shards(const std::vector<WorkUnit>& units, int shards) {
     for (std::size_t i = bounds[k]; i < bounds[k + 1]; ++i) {
       const WorkUnit& u = units[i];
       s.cost += u.cost;
-      s.gpu_seconds += u.ops / throughput(u.stage, DeviceKind::gpu);
-      s.cpu_core_seconds += u.ops / throughput(u.stage, DeviceKind::cpu_core);
+      s.gpu_seconds += unit_seconds(u, DeviceKind::gpu);
+      s.cpu_core_seconds += unit_seconds(u, DeviceKind::cpu_core);
       s.memory_bytes = std::max(s.memory_bytes, u.memory_bytes);
     }
     out.push_back(s);
@@ -138,7 +179,30 @@ std::vector<Shard> make_shards(const std::vector<WorkUnit>& units, int shards) {
   return out;
 }
 
-std::string plan_hash(const std::vector<WorkUnit>& units, const std::vector<Shard>& shards) {
+std::vector<SkippedUnit> take_oversized(std::vector<WorkUnit>& units, std::uint64_t max_bytes) {
+  std::vector<SkippedUnit> skipped;
+  std::vector<WorkUnit> kept;
+  kept.reserve(units.size());
+  for (const auto& u : units) {
+    if (u.memory_bytes <= max_bytes) {
+      kept.push_back(u);
+      continue;
+    }
+    const char* what = u.stage == StageKind::nussinov ? "the Nussinov table needs"
+                       : u.stage == StageKind::miranda ? "the miRanda scan needs"
+                                                       : "the BPMax tables need";
+    std::string reason = fmt::format("{} {} on the CPU path", what, manifest::format_byte_size(u.memory_bytes));
+    if (u.gpu_memory_bytes != u.memory_bytes)
+      reason += fmt::format(" ({} on the GPU path)", manifest::format_byte_size(u.gpu_memory_bytes));
+    reason += fmt::format(", more than resources.max_unit_memory ({})", manifest::format_byte_size(max_bytes));
+    skipped.push_back({u, std::move(reason)});
+  }
+  units = std::move(kept);
+  return skipped;
+}
+
+std::string plan_hash(const std::vector<WorkUnit>& units, const std::vector<Shard>& shards,
+                      const std::vector<SkippedUnit>& skipped) {
   Sha256 h;
   h.update(std::string_view("screen-plan-1"));
   hash_u64(h, units.size());
@@ -155,6 +219,16 @@ std::string plan_hash(const std::vector<WorkUnit>& units, const std::vector<Shar
     hash_u64(h, s.unit_begin);
     hash_u64(h, s.unit_end);
   }
+  if (!skipped.empty()) {
+    h.update(std::string_view("skipped"));
+    hash_u64(h, skipped.size());
+    for (const auto& k : skipped) {
+      hash_u64(h, static_cast<std::uint64_t>(k.unit.stage));
+      hash_u64(h, k.unit.side);
+      hash_u64(h, k.unit.a);
+      hash_u64(h, k.unit.b);
+    }
+  }
   return h.hex_digest();
 }
 
@@ -162,8 +236,9 @@ Plan make_plan(const manifest::Job& job, const std::vector<std::size_t>& query_l
                const std::vector<std::size_t>& target_lengths, int requested_shards) {
   Plan p;
   p.units = make_units(job, query_lengths, target_lengths);
+  p.skipped = take_oversized(p.units, job.resources.max_unit_memory);
   p.shards = make_shards(p.units, shard_count(job, p.units, requested_shards));
-  p.hash = plan_hash(p.units, p.shards);
+  p.hash = plan_hash(p.units, p.shards, p.skipped);
   for (const auto& s : p.shards) {
     p.gpu_seconds += s.gpu_seconds;
     p.cpu_core_seconds += s.cpu_core_seconds;

@@ -7,14 +7,28 @@
 // (query, target) pair by query, then target.
 //
 // Cost estimates (operation counts of each stage's recurrence; the ops are of different kinds,
-// so each stage's count is turned into seconds with a per-device-kind throughput, kThroughput):
+// so each stage's count is turned into seconds with a per-device-kind throughput):
 //   nussinov  n^3/6 (the split term sum over i < k < j), with max_span s: n * min(n, s)^2 / 2
 //   miranda   Lq * Lr (cells of the three-state DP; the scan dominates)
 //   bpmax     bpmax::term1_updates(N, M, params): the windowed double split, about
 //             (N^3/6) * M * W2^2 / 2 for a query of N nt against a target of M nt with window W2
-// Memory estimates (bytes one unit needs on the device running it):
-//   nussinov  4 n^2 (one int32 table); miranda 12 (Lq + 1) + Lr (one DP column of three int32
-//   states per query row, plus the target); bpmax bpmax::cpu_table_bytes(N, M, params).
+// Seconds of a unit on a device kind: ops / throughput(stage, kind) + per_unit_seconds(stage, kind)
+// (unit_seconds); the constants are calibrated from the README's Performance tables (plan.cpp says
+// which row each comes from).
+// Memory estimates (bytes one unit needs), for the CPU path (memory_bytes) and the GPU path
+// (gpu_memory_bytes):
+//   nussinov  CPU 4 n^2 (one int32 table); GPU 2 n^2 (the packed upper triangle of 32-bit cells)
+//   miranda   12 (Lq + 1) + Lr on both (one DP column of three int32 states per query row, plus the
+//             target)
+//   bpmax     CPU bpmax::cpu_table_bytes(N, M, params); GPU bpmax::gpu_table_bytes when the build
+//             has the GPU path (else the CPU figure)
+// Skipped units: a unit whose CPU-path estimate exceeds resources.max_unit_memory (default 64 GiB)
+// cannot run anywhere this job allows (the CPU path is the one every unit can fall back to), so the
+// plan leaves it out of the shards and lists it in Plan::skipped with the reason; results.h5 lists
+// it in /skipped. The limit comes from the manifest, never from the machine, so the plan and its
+// hash are the same on every machine. Which units of a batch run on a GPU and which on its CPU
+// threads (gpu_memory_bytes against the GPU's budget) is decided by the device at run time and
+// does not change results.
 //
 // Shards are contiguous ranges [unit_begin, unit_end) of the canonical order (the part files and
 // /shards record them so), cut where the running cost is nearest to k/K of the total; every shard
@@ -33,8 +47,10 @@ using manifest::StageKind;
 enum class DeviceKind { cpu_core, gpu };  // throughput of one CPU core, of one GPU
 const char* device_kind_name(DeviceKind k);
 
-// Work (stage-specific operations) per second: rough constants, used for balance and ETAs only.
+// Work (stage-specific operations) per second of one CPU core or one GPU, and a fixed cost per unit
+// (launch, traceback, post-processing); used for balance, batch sizes and ETAs only.
 double throughput(StageKind stage, DeviceKind kind);
+double per_unit_seconds(StageKind stage, DeviceKind kind);
 
 struct WorkUnit {
   StageKind stage = StageKind::nussinov;
@@ -43,7 +59,18 @@ struct WorkUnit {
   std::uint64_t b = 0;      // pairs: the target; nussinov: 0
   double ops = 0;           // the recurrence's operation count (see above)
   std::uint64_t cost = 0;   // balancing weight: estimated microseconds on one GPU (>= 1)
-  std::uint64_t memory_bytes = 0;
+  std::uint64_t memory_bytes = 0;      // on the CPU path
+  std::uint64_t gpu_memory_bytes = 0;  // on the GPU path
+};
+
+// Estimated seconds of one unit on one CPU core or one GPU.
+double unit_seconds(const WorkUnit& u, DeviceKind kind);
+
+// A unit left out of the plan, and why ("bpmax tables need 312.0 GiB on the CPU path, more than
+// resources.max_unit_memory (64 GiB)").
+struct SkippedUnit {
+  WorkUnit unit;
+  std::string reason;
 };
 
 struct Shard {
@@ -57,9 +84,10 @@ struct Shard {
 };
 
 struct Plan {
-  std::vector<WorkUnit> units;
+  std::vector<WorkUnit> units;        // the units to run (skipped ones left out)
+  std::vector<SkippedUnit> skipped;   // in canonical order
   std::vector<Shard> shards;
-  std::string hash;  // SHA-256 over the units (stage, side, a, b, cost) and the shard ranges
+  std::string hash;  // SHA-256 over the units (stage, side, a, b, cost), the shard ranges and the skipped units
   double gpu_seconds = 0, cpu_core_seconds = 0;
 };
 
@@ -75,7 +103,13 @@ int shard_count(const manifest::Job& job, const std::vector<WorkUnit>& units, in
 // are fewer units; none when there are no units).
 std::vector<Shard> make_shards(const std::vector<WorkUnit>& units, int shards);
 
-std::string plan_hash(const std::vector<WorkUnit>& units, const std::vector<Shard>& shards);
+// Moves the units whose memory_bytes exceed max_bytes out of `units` into the result, with reasons.
+std::vector<SkippedUnit> take_oversized(std::vector<WorkUnit>& units, std::uint64_t max_bytes);
+
+// The skipped units' part of the hash is added only when there are any, so a plan without skips
+// hashes as before.
+std::string plan_hash(const std::vector<WorkUnit>& units, const std::vector<Shard>& shards,
+                      const std::vector<SkippedUnit>& skipped = {});
 
 // All of the above.
 Plan make_plan(const manifest::Job& job, const std::vector<std::size_t>& query_lengths,

@@ -134,13 +134,46 @@ TEST(Plan, AutoShardCountFollowsTargetMinutes) {
   const std::vector<std::size_t> q(10, 25), t(10, 2000);
   const auto units = make_units(job, q, t);
   double seconds = 0;
-  for (const auto& u : units) seconds += u.ops / throughput(u.stage, DeviceKind::gpu);
+  for (const auto& u : units) seconds += unit_seconds(u, DeviceKind::gpu);
   job.sharding.target_shard_minutes = seconds / 60.0 / 7.5;  // 7.5 shards' worth: 8 shards
   EXPECT_EQ(shard_count(job, units), 8);
   job.sharding.shards = 3;  // an explicit count wins
   EXPECT_EQ(shard_count(job, units), 3);
   EXPECT_EQ(shard_count(job, units, 5), 5);
   EXPECT_EQ(shard_count(job, units, 1000), 100);  // never more than the units
+}
+
+TEST(Plan, OversizedUnitsAreSkippedWithTheirReasonAndHashed) {
+  auto job = three_stage_job({StageKind::nussinov, StageKind::miranda});
+  const std::vector<std::size_t> q{20, 21}, t{100, 3000};
+  const Plan all = make_plan(job, q, t, 2);
+  EXPECT_TRUE(all.skipped.empty());
+  job.resources.max_unit_memory = 4ull * 1000 * 1000;  // the 3,000-nt fold needs 36 MB
+  const Plan p = make_plan(job, q, t, 2);
+  ASSERT_EQ(p.skipped.size(), 1u);
+  EXPECT_EQ(p.skipped[0].unit.stage, StageKind::nussinov);
+  EXPECT_EQ(p.skipped[0].unit.side, 1);
+  EXPECT_EQ(p.skipped[0].unit.a, 1u);
+  EXPECT_EQ(p.skipped[0].reason,
+            "the Nussinov table needs 34.3 MiB on the CPU path (17.2 MiB on the GPU path), more than "
+            "resources.max_unit_memory (3.8 MiB)");
+  EXPECT_EQ(p.units.size() + 1, all.units.size());
+  EXPECT_NE(p.hash, all.hash);
+  EXPECT_EQ(p.hash, make_plan(job, q, t, 2).hash);
+}
+
+TEST(Plan, CalibratedEstimatesAreOrdered) {
+  // Large problems are faster on a GPU than on one CPU core; per-unit costs keep tiny units > 0.
+  for (StageKind k : {StageKind::nussinov, StageKind::miranda, StageKind::bpmax}) {
+    WorkUnit u;
+    u.stage = k;
+    u.ops = 1e12;
+    EXPECT_LT(unit_seconds(u, DeviceKind::gpu), unit_seconds(u, DeviceKind::cpu_core)) << stage_name(k);
+    EXPECT_GT(throughput(k, DeviceKind::cpu_core), 1e8) << stage_name(k);
+  }
+  WorkUnit tiny;
+  tiny.ops = 1;
+  EXPECT_GT(unit_seconds(tiny, DeviceKind::cpu_core), 1e-5);
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 // The engine's GPU device against its CPU pool: the same small job (all three stages) run with
 // resources.devices cpu and auto (GPU 0 here) must give identical results.h5 stage tables, row for
 // row; the shards table records which device ran. A listed GPU that does not exist is refused.
+// Several workers (every GPU plus a CPU worker) and a GPU memory budget too small for any unit (all
+// units routed to the GPU workers' CPU threads) give the same tables too.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -9,6 +11,7 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "engine/device_set.hpp"
 #include "engine/engine.hpp"
 #include "gpu/device_info.hpp"
 #include "manifest/load_manifest.hpp"
@@ -91,6 +94,64 @@ TEST(EngineGpu, AMissingListedGpuIsAResourceError) {
     EXPECT_NE(what.find("GPU " + std::to_string(count)), std::string::npos) << what;
     EXPECT_NE(what.find("has " + std::to_string(count)), std::string::npos) << what;
   }
+}
+
+TEST(EngineGpu, EveryGpuGetsAWorkerAndTheThreadsLeftACpuWorker) {
+  SCREEN_REQUIRE_GPU();
+  manifest::Resources r;
+  r.devices = manifest::DeviceMode::automatic;
+  const int gpus = gpu::gpu_count();
+  const int threads = 6 * (gpus + 1);
+  const auto workers = make_workers(r, threads);
+  const ThreadSplit split = split_threads(threads, gpus);
+  ASSERT_EQ(workers.size(), static_cast<std::size_t>(gpus) + (split.cpu_worker > 0 ? 1 : 0));
+  for (int k = 0; k < gpus; ++k) {
+    EXPECT_TRUE(workers[static_cast<std::size_t>(k)]->is_gpu());
+    EXPECT_EQ(workers[static_cast<std::size_t>(k)]->name().rfind("gpu " + std::to_string(k) + " (", 0), 0u);
+  }
+  if (split.cpu_worker > 0) {
+    EXPECT_FALSE(workers.back()->is_gpu());
+  }
+}
+
+TEST(EngineGpu, GpuWorkersPlusACpuWorkerEqualTheCpuPool) {
+  SCREEN_REQUIRE_GPU();
+  TempDir dir;
+  manifest::Job job = manifest::load_manifest(write_job(dir, 8, 7));
+  job.output = dir.file("cpu");
+  const RunSummary cpu = run_job(job, opts());
+  job.resources.devices = manifest::DeviceMode::automatic;
+  job.output = dir.file("all");
+  RunOptions o = opts();
+  o.threads = 8 * (gpu::gpu_count() + 1);
+  const RunSummary all = run_job(job, o);
+  ASSERT_TRUE(all.merged);
+  EXPECT_EQ(all.workers.size(), static_cast<std::size_t>(gpu::gpu_count()) + 1);
+  bool any_gpu = false;
+  for (const auto& [id, name] : all.devices) any_gpu = any_gpu || name.rfind("gpu ", 0) == 0;
+  EXPECT_TRUE(any_gpu);
+  expect_stage_rows_equal(store::ResultsReader(cpu.results).stage_rows(),
+                          store::ResultsReader(all.results).stage_rows());
+}
+
+TEST(EngineGpu, UnitsOverTheGpuBudgetRunOnTheWorkersCpuThreads) {
+  SCREEN_REQUIRE_GPU();
+  TempDir dir;
+  manifest::Job job = manifest::load_manifest(write_job(dir, 2, 8));
+  const std::string cpu = run_on(job, manifest::DeviceMode::cpu, {}, dir.file("cpu"));
+  job.resources.gpu_memory_fraction = 1e-12;  // a budget of a few bytes: no unit fits
+  const std::string gpu = run_on(job, manifest::DeviceMode::gpus, {0}, dir.file("gpu"));
+  expect_same_results(cpu, gpu);
+}
+
+TEST(EngineGpu, CheckpointedGpuRunEqualsTheCpuPool) {
+  SCREEN_REQUIRE_GPU();
+  TempDir dir;
+  manifest::Job job = manifest::load_manifest(write_job(dir, 1, 9));
+  const std::string cpu = run_on(job, manifest::DeviceMode::cpu, {}, dir.file("cpu"));
+  job.checkpoint.every_seconds = 0;  // one unit per batch, a checkpoint after each
+  const std::string gpu = run_on(job, manifest::DeviceMode::gpus, {0}, dir.file("gpu"));
+  expect_same_results(cpu, gpu);
 }
 
 }  // namespace

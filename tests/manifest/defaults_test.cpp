@@ -205,6 +205,15 @@ cluster:
   EXPECT_EQ(job.cluster.extra_sbatch, (std::vector<std::string>{"--account=rna", "--qos=high"}));
 }
 
+TEST_F(Defaults, MaxUnitMemoryAndCheckpointAfterEveryBatch) {
+  auto job = load(std::string(kHead) + "  nussinov:\n");
+  EXPECT_EQ(job.resources.max_unit_memory, 64ull << 30);
+  EXPECT_EQ(job.checkpoint.every_seconds, 300);
+  job = load(std::string(kHead) + "  nussinov:\nresources:\n  max_unit_memory: 100GB\ncheckpoint:\n  every: 0\n");
+  EXPECT_EQ(job.resources.max_unit_memory, 100'000'000'000ull);
+  EXPECT_EQ(job.checkpoint.every_seconds, 0);
+}
+
 TEST_F(Defaults, DevicesCpuAndAutoWords) {
   auto job = load(std::string(kHead) + "  nussinov:\nresources:\n  devices: cpu\n  cpu_threads: auto\n");
   EXPECT_EQ(job.resources.devices, DeviceMode::cpu);

@@ -100,6 +100,15 @@ TEST_F(Validation, BadDurations) {
   }
 }
 
+TEST_F(Validation, BadMaxUnitMemory) {
+  for (const char* bad : {"lots", "0", "-1GiB", "64 GB of RAM"}) {
+    const auto e = errors(head_with("  nussinov:\nresources:\n  max_unit_memory: " + std::string(bad) + "\n"));
+    EXPECT_TRUE(has_line_with(e, "resources.max_unit_memory: expected a memory size such as 64GiB, 512MiB or 100GB, got '" +
+                                     std::string(bad) + "'"))
+        << bad;
+  }
+}
+
 TEST_F(Validation, BadDevices) {
   const std::string res = head_with("  nussinov:\n") + "resources:\n  devices: ";
   EXPECT_TRUE(has_line(errors(res + "gpu\n"),
