@@ -214,7 +214,9 @@ __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b
     __syncthreads();
     const Cell* a = slab_ptr(f, pd, i1, k1 - i1);
     const Cell* bb = slab_ptr(f, pd, k1 + 1, j1 - k1 - 1);
-    // The band: 8-cell pieces of the slabs' rows (coalesced 16-byte loads, kStageUnroll in flight).
+    // The band: 8-cell pieces of the slabs' rows, 16-byte loads, kStageUnroll in flight. A's pieces go
+    // to consecutive threads along the row (coalesced); B's along d, because the banded B rows of the
+    // pieces of one slab row all start in the same shared-memory bank (a 32-way conflict otherwise).
     for (int e0 = tid; e0 < items; e0 += kThreads1 * kStageUnroll) {
       Row8<Cell> piece[kStageUnroll];
 #pragma unroll
@@ -222,8 +224,8 @@ __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b
         const int e = e0 + u * kThreads1;
         if (e >= items) break;
         const bool is_a = e < a_items;
-        const int r = is_a ? e : e - a_items, per = is_a ? kT / 8 : rows / 8;
-        const int d = r / per, c = (r % per) * 8, g = i0 + c;
+        const int r = is_a ? e : e - a_items;
+        const int d = is_a ? r / (kT / 8) : r % l2, c = (is_a ? r % (kT / 8) : r / l2) * 8, g = i0 + c;
         if (g + d < m && g < stride)
           piece[u] = load_row8((is_a ? a : bb) + static_cast<std::int64_t>(d) * stride + g);
       }
@@ -232,8 +234,8 @@ __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b
         const int e = e0 + u * kThreads1;
         if (e >= items) break;
         const bool is_a = e < a_items;
-        const int r = is_a ? e : e - a_items, per = is_a ? kT / 8 : rows / 8;
-        const int d = r / per, c0 = (r % per) * 8;
+        const int r = is_a ? e : e - a_items;
+        const int d = is_a ? r / (kT / 8) : r % l2, c0 = (is_a ? r % (kT / 8) : r / l2) * 8;
 #pragma unroll
         for (int k = 0; k < 8; ++k) {
           const int c = c0 + k;
