@@ -22,6 +22,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <utility>
 
 #include "gpu/cuda_check.hpp"
 #include "kernels/bpmax/bpmax_launch.hpp"
@@ -474,66 +475,62 @@ int single_tile_width() { return kSingleT; }
 
 namespace {
 
-// A launch's shared memory is sized for the batch's widest windows (BatchView::max_l2, max_l1); every
-// block uses the part its own pair needs.
-template <class Cell>
-void launch_single(const BatchView& b, const std::int64_t* prefix, std::int64_t items, int max_l, cudaStream_t st) {
-  const std::size_t bytes = single_bytes(max_l, sizeof(Cell));
-  allow_shared(single_tables_kernel<Cell>, bytes);
-  single_tables_kernel<Cell><<<static_cast<unsigned>(items), kThreadsSingle, bytes, st>>>(b, prefix);
+// Runs `f` with a value of the batch's cell type.
+template <class F>
+void by_cell(bool wide, F f) {
+  if (wide)
+    f(std::int32_t{});
+  else
+    f(std::int16_t{});
+}
+
+// One launch of `items` blocks with `bytes` of dynamic shared memory, checked.
+template <class... Params, class... Args>
+void launch(void (*kernel)(Params...), std::int64_t items, int threads, std::size_t bytes, void* stream,
+            Args&&... args) {
+  if (bytes > 0) allow_shared(kernel, bytes);
+  kernel<<<static_cast<unsigned>(items), threads, bytes, static_cast<cudaStream_t>(stream)>>>(
+      std::forward<Args>(args)...);
   CUDA_CHECK_LAUNCH();
 }
 
 }  // namespace
 
+// A launch's shared memory is sized for the batch's widest windows (BatchView::max_l2, max_l1); every
+// block uses the part its own pair needs.
 void launch_single_tables(const BatchView& b, const std::int64_t* prefix, std::int64_t items, void* stream) {
   if (items == 0) return;
   const int max_l = b.max_l2 > b.max_l1 ? b.max_l2 : b.max_l1;
-  if (b.wide)
-    launch_single<std::int32_t>(b, prefix, items, max_l, static_cast<cudaStream_t>(stream));
-  else
-    launch_single<std::int16_t>(b, prefix, items, max_l, static_cast<cudaStream_t>(stream));
+  by_cell(b.wide, [&](auto cell) {
+    using Cell = decltype(cell);
+    launch(single_tables_kernel<Cell>, items, kThreadsSingle, single_bytes(max_l, sizeof(Cell)), stream, b, prefix);
+  });
 }
 
 void launch_double_reduction(const BatchView& b, int d1, const std::int64_t* prefix, std::int64_t items,
                              void* stream) {
   if (items == 0) return;
-  const auto st = static_cast<cudaStream_t>(stream);
-  if (b.wide) {
-    const std::size_t bytes = double_reduction_bytes(b.max_l2, 4);
-    allow_shared(double_reduction_kernel<std::int32_t>, bytes);
-    double_reduction_kernel<std::int32_t><<<static_cast<unsigned>(items), kThreads1, bytes, st>>>(b, d1, prefix);
-  } else {
-    const std::size_t bytes = double_reduction_bytes(b.max_l2, 2);
-    allow_shared(double_reduction_kernel<std::int16_t>, bytes);
-    double_reduction_kernel<std::int16_t><<<static_cast<unsigned>(items), kThreads1, bytes, st>>>(b, d1, prefix);
-  }
-  CUDA_CHECK_LAUNCH();
+  by_cell(b.wide, [&](auto cell) {
+    using Cell = decltype(cell);
+    launch(double_reduction_kernel<Cell>, items, kThreads1, double_reduction_bytes(b.max_l2, sizeof(Cell)), stream, b,
+           d1, prefix);
+  });
 }
 
 void launch_patch_up(const BatchView& b, int d1, const std::int64_t* prefix, std::int64_t items, void* stream) {
   if (items == 0) return;
-  const auto st = static_cast<cudaStream_t>(stream);
-  if (b.wide) {
-    const std::size_t bytes = patch_bytes(b.max_l2, 4);
-    allow_shared(patch_up_kernel<std::int32_t>, bytes);
-    patch_up_kernel<std::int32_t><<<static_cast<unsigned>(items), kThreadsPatch, bytes, st>>>(b, d1, prefix);
-  } else {
-    const std::size_t bytes = patch_bytes(b.max_l2, 2);
-    allow_shared(patch_up_kernel<std::int16_t>, bytes);
-    patch_up_kernel<std::int16_t><<<static_cast<unsigned>(items), kThreadsPatch, bytes, st>>>(b, d1, prefix);
-  }
-  CUDA_CHECK_LAUNCH();
+  by_cell(b.wide, [&](auto cell) {
+    using Cell = decltype(cell);
+    launch(patch_up_kernel<Cell>, items, kThreadsPatch, patch_bytes(b.max_l2, sizeof(Cell)), stream, b, d1, prefix);
+  });
 }
 
 void launch_sites(const BatchView& b, SiteOut* out, void* stream) {
   if (b.npairs == 0) return;
-  const auto st = static_cast<cudaStream_t>(stream);
-  if (b.wide)
-    sites_kernel<std::int32_t><<<static_cast<unsigned>(b.npairs), kThreadsSite, 0, st>>>(b, out);
-  else
-    sites_kernel<std::int16_t><<<static_cast<unsigned>(b.npairs), kThreadsSite, 0, st>>>(b, out);
-  CUDA_CHECK_LAUNCH();
+  by_cell(b.wide, [&](auto cell) {
+    using Cell = decltype(cell);
+    launch(sites_kernel<Cell>, b.npairs, kThreadsSite, 0, stream, b, out);
+  });
 }
 
 }  // namespace screen::kernels::bpmax

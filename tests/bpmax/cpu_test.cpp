@@ -15,6 +15,7 @@ namespace screen::bpmax {
 namespace {
 
 using test::codes;
+using test::expect_same_site;
 
 PairWeights weights_321() { return make_pair_weights(3, 2, 1, "t"); }
 PairWeights weights_half() { return make_pair_weights(3, 1, 1.5, "t"); }
@@ -29,26 +30,6 @@ Params make_params(const PairWeights& w, int w1, int w2) {
   return p;
 }
 
-void expect_same_site(const SiteResult& want, const SiteResult& got, const std::string& what) {
-  SCOPED_TRACE(what);
-  EXPECT_EQ(want.score, got.score);
-  EXPECT_EQ(want.query_begin, got.query_begin);
-  EXPECT_EQ(want.query_end, got.query_end);
-  EXPECT_EQ(want.target_begin, got.target_begin);
-  EXPECT_EQ(want.target_end, got.target_end);
-  EXPECT_EQ(want.site_i1, got.site_i1);
-  EXPECT_EQ(want.site_i2, got.site_i2);
-  EXPECT_EQ(want.full, got.full);
-  EXPECT_EQ(want.query_single, got.query_single);
-  EXPECT_EQ(want.target_single, got.target_single);
-  ASSERT_EQ(want.structure.has_value(), got.structure.has_value());
-  if (want.structure) {
-    EXPECT_EQ(want.structure->dot_bracket, got.structure->dot_bracket);
-    EXPECT_EQ(want.structure->inter, got.structure->inter);
-    EXPECT_EQ(want.structure->query_pairs, got.structure->query_pairs);
-    EXPECT_EQ(want.structure->target_pairs, got.structure->target_pairs);
-  }
-}
 
 // Every cell of the band, not only the site: the two paths hold the same tables.
 void expect_same_tables(const ReferenceTables& r, const CpuTables& c) {

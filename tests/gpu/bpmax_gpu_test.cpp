@@ -19,26 +19,8 @@
 namespace screen::bpmax {
 namespace {
 
-void expect_same_site(const SiteResult& want, const SiteResult& got, const std::string& what) {
-  SCOPED_TRACE(what);
-  EXPECT_EQ(want.score, got.score);
-  EXPECT_EQ(want.site_i1, got.site_i1);
-  EXPECT_EQ(want.site_i2, got.site_i2);
-  EXPECT_EQ(want.query_begin, got.query_begin);
-  EXPECT_EQ(want.query_end, got.query_end);
-  EXPECT_EQ(want.target_begin, got.target_begin);
-  EXPECT_EQ(want.target_end, got.target_end);
-  EXPECT_EQ(want.full, got.full);
-  EXPECT_EQ(want.query_single, got.query_single);
-  EXPECT_EQ(want.target_single, got.target_single);
-  ASSERT_EQ(want.structure.has_value(), got.structure.has_value());
-  if (want.structure) {
-    EXPECT_EQ(want.structure->dot_bracket, got.structure->dot_bracket);
-    EXPECT_EQ(want.structure->inter, got.structure->inter);
-    EXPECT_EQ(want.structure->query_pairs, got.structure->query_pairs);
-    EXPECT_EQ(want.structure->target_pairs, got.structure->target_pairs);
-  }
-}
+using test::expect_same_site;
+
 
 struct Case {
   std::vector<std::uint8_t> x, y;

@@ -185,19 +185,19 @@ class GpuRunner {
     }
     const std::int64_t single_items = prefix.back();
     std::vector<std::int64_t> term1_items(static_cast<std::size_t>(max_l1)), patch_items(static_cast<std::size_t>(max_l1));
+    // Prefix counts of the (slab, tile) items of one launch for d1, tiles `width` columns wide.
+    auto add_prefix = [&](int d1, int width) {
+      prefix.push_back(0);
+      for (std::size_t k = 0; k < np; ++k) {
+        const Band& b = bands[k];
+        const std::int64_t items = d1 < b.l1 ? static_cast<std::int64_t>(b.n - d1) * ((b.m + width - 1) / width) : 0;
+        prefix.push_back(prefix.back() + items);
+      }
+      return prefix.back();
+    };
     for (int d1 = 0; d1 < max_l1; ++d1) {
-      prefix.push_back(0);
-      for (std::size_t k = 0; k < np; ++k)
-        prefix.push_back(prefix.back() + (d1 < bands[k].l1 ? static_cast<std::int64_t>(bands[k].n - d1) *
-                                                                 ((bands[k].m + t1 - 1) / t1)
-                                                           : 0));
-      term1_items[static_cast<std::size_t>(d1)] = prefix.back();
-      prefix.push_back(0);
-      for (std::size_t k = 0; k < np; ++k)
-        prefix.push_back(prefix.back() + (d1 < bands[k].l1 ? static_cast<std::int64_t>(bands[k].n - d1) *
-                                                                 ((bands[k].m + tp - 1) / tp)
-                                                           : 0));
-      patch_items[static_cast<std::size_t>(d1)] = prefix.back();
+      term1_items[static_cast<std::size_t>(d1)] = add_prefix(d1, t1);
+      patch_items[static_cast<std::size_t>(d1)] = add_prefix(d1, tp);
     }
     prefix_.upload(prefix, stream_.get());
 
