@@ -118,6 +118,24 @@ __device__ int find_pair(const std::int64_t* prefix, int npairs, std::int64_t it
   return lo;
 }
 
+// The work item of this block: pair, slab (query start i1 of this launch's d1) and first column i0
+// of a tile `width` columns wide (items ordered by pair, then i1, then tile).
+struct SlabTile {
+  PairDesc pd;
+  int i1 = 0, i0 = 0;
+};
+__device__ SlabTile slab_tile(const BatchView& b, const std::int64_t* prefix, int width) {
+  const std::int64_t item = blockIdx.x;
+  const int p = find_pair(prefix, b.npairs, item);
+  SlabTile t;
+  t.pd = b.pairs[p];
+  const int tiles = (t.pd.m + width - 1) / width;
+  const std::int64_t local = item - prefix[p];
+  t.i1 = static_cast<int>(local / tiles);
+  t.i0 = static_cast<int>(local % tiles) * width;
+  return t;
+}
+
 template <class Cell>
 __device__ Cell* slab_ptr(Cell* f, const PairDesc& pd, int i1, int d1) {
   return f + pd.f + query_interval_index(pd.n, i1, d1) * static_cast<std::int64_t>(pd.l2) * pd.stride;
@@ -165,13 +183,9 @@ __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b
   using C = Cells<Cell>;
   using Word = typename C::Word;
   extern __shared__ __align__(16) unsigned char smem[];
-  const std::int64_t item = blockIdx.x;
-  const int p = find_pair(prefix, b.npairs, item);
-  const PairDesc pd = b.pairs[p];
-  const int tiles = (pd.m + kT - 1) / kT;
-  const std::int64_t local = item - prefix[p];
-  const int i1 = static_cast<int>(local / tiles);
-  const int i0 = static_cast<int>(local % tiles) * kT;
+  const SlabTile st = slab_tile(b, prefix, kT);
+  const PairDesc& pd = st.pd;
+  const int i1 = st.i1, i0 = st.i0;
   const int j1 = i1 + d1;
   const int l2 = pd.l2, m = pd.m, stride = pd.stride;
   const int nd = band_blocks(l2), rows = staged(l2), rl = b_row(l2);
@@ -343,13 +357,9 @@ __device__ void fill_window(Cell* t, const Cell* s2, int l, int width, const std
 template <class Cell>
 __global__ void __launch_bounds__(kThreadsPatch) patch_up_kernel(BatchView b, int d1, const std::int64_t* prefix) {
   extern __shared__ __align__(16) unsigned char smem[];
-  const std::int64_t item = blockIdx.x;
-  const int p = find_pair(prefix, b.npairs, item);
-  const PairDesc pd = b.pairs[p];
-  const int tiles = (pd.m + kPatchT - 1) / kPatchT;
-  const std::int64_t local = item - prefix[p];
-  const int i1 = static_cast<int>(local / tiles);
-  const int i0 = static_cast<int>(local % tiles) * kPatchT;
+  const SlabTile st = slab_tile(b, prefix, kPatchT);
+  const PairDesc& pd = st.pd;
+  const int i1 = st.i1, i0 = st.i0;
   const int l2 = pd.l2, m = pd.m, stride = pd.stride;
   const int width = kPatchT + l2 - 1;
   Cell* const t = reinterpret_cast<Cell*>(smem);

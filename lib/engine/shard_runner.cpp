@@ -43,15 +43,22 @@ void move_rows(store::StageRows& to, store::StageRows& from) {
   move_append(to.bpmax_structures, from.bpmax_structures);
 }
 
+// The fields a part (store::PartInfo) and a checkpoint (store::CheckpointInfo) of the shard share.
+template <class Info>
+Info shard_info(const ShardContext& ctx, const plan::Shard& s) {
+  Info info;
+  info.shard_id = s.id;
+  info.unit_begin = s.unit_begin;
+  info.unit_end = s.unit_end;
+  info.manifest_sha256 = ctx.manifest_sha256;
+  info.input_sha256 = ctx.input_sha256;
+  info.stages = store::canonical_stages(ctx.stages);
+  return info;
+}
+
 store::CheckpointInfo checkpoint_info(const ShardContext& ctx, const plan::Shard& s) {
-  store::CheckpointInfo c;
-  c.shard_id = s.id;
-  c.unit_begin = s.unit_begin;
-  c.unit_end = s.unit_end;
-  c.manifest_sha256 = ctx.manifest_sha256;
-  c.input_sha256 = ctx.input_sha256;
+  auto c = shard_info<store::CheckpointInfo>(ctx, s);
   c.plan_sha256 = ctx.plan->hash;
-  c.stages = store::canonical_stages(ctx.stages);
   return c;
 }
 
@@ -153,13 +160,7 @@ ShardResult run_shard(const ShardContext& ctx, const plan::Shard& s, Device& dev
                       const std::function<bool()>& should_stop,
                       const std::function<void(std::uint64_t)>& on_units) {
   const auto t0 = Clock::now();
-  store::PartInfo info;
-  info.shard_id = s.id;
-  info.unit_begin = s.unit_begin;
-  info.unit_end = s.unit_end;
-  info.manifest_sha256 = ctx.manifest_sha256;
-  info.input_sha256 = ctx.input_sha256;
-  info.stages = store::canonical_stages(ctx.stages);
+  store::PartInfo info = shard_info<store::PartInfo>(ctx, s);
 
   ShardResult result;
   std::unique_ptr<store::PartWriter> writer;

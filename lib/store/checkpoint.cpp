@@ -10,6 +10,7 @@
 #include "store/durable.hpp"
 #include "store/h5.hpp"
 #include "store/part_file.hpp"
+#include "store/shard_header.hpp"
 
 namespace screen::store {
 
@@ -39,56 +40,34 @@ std::string mismatch(const CheckpointInfo& got, const CheckpointInfo& want) {
 std::string checkpoint_checksum(const CheckpointInfo& info, const StageRows& rows) {
   Sha256 h;
   hash_str(h, "screen-checkpoint-1");
-  hash_i64(h, info.shard_id);
-  hash_u64(h, info.unit_begin);
-  hash_u64(h, info.unit_end);
+  detail::hash_shard_range(h, info);
   hash_u64(h, info.sequence);
   hash_u64(h, info.from);
   hash_u64(h, info.to);
-  hash_str(h, info.manifest_sha256);
-  hash_u64(h, info.input_sha256.size());
-  for (const auto& s : info.input_sha256) hash_str(h, s);
+  detail::hash_sources(h, info);
   hash_str(h, info.plan_sha256);
-  const auto names = stage_names(info.stages);
-  hash_u64(h, names.size());
-  for (const auto& s : names) hash_str(h, s);
-  const auto tables = table_digests(info.stages, rows);
-  hash_u64(h, tables.size());
-  for (const auto& t : tables) {
-    hash_str(h, t.path);
-    hash_u64(h, t.rows);
-    hash_str(h, t.sha256);
-  }
+  detail::hash_strings(h, stage_names(info.stages));
+  detail::hash_tables(h, table_digests(info.stages, rows));
   return h.hex_digest();
 }
 
 void write_checkpoint(const std::string& path, const CheckpointInfo& given, const StageRows& rows) {
   CheckpointInfo info = given;
   info.stages = canonical_stages(info.stages);
-  const std::string temp = temporary_name(path);
-  try {
+  write_durably(path, [&](const std::string& temp) {
     h5::File f = h5::File::create(temp);
     f.set_string("format", kFormat);
     f.set_int("checkpoint_version", kCheckpointVersion);
-    f.set_int("shard_id", info.shard_id);
-    f.set_uint("unit_begin", info.unit_begin);
-    f.set_uint("unit_end", info.unit_end);
+    detail::write_shard_fields(f, info);
     f.set_uint("sequence", info.sequence);
     f.set_uint("from", info.from);
     f.set_uint("to", info.to);
-    f.set_string("manifest_sha256", info.manifest_sha256);
-    f.set_strings("input_sha256", info.input_sha256);
     f.set_string("plan_sha256", info.plan_sha256);
-    f.set_strings("stages", stage_names(info.stages));
     write_stage_tables(f, info.stages, rows);
     f.set_string("checksum", checkpoint_checksum(info, rows));
     f.flush();
     f.close();
-    commit_file(temp, path);
-  } catch (...) {
-    std::remove(temp.c_str());
-    throw;
-  }
+  });
 }
 
 bool read_checkpoint(const std::string& path, const CheckpointInfo& expected, CheckpointSegment& out,
@@ -106,16 +85,11 @@ bool read_checkpoint(const std::string& path, const CheckpointInfo& expected, Ch
       return false;
     }
     CheckpointSegment s;
-    s.info.shard_id = f.get_int("shard_id");
-    s.info.unit_begin = f.get_uint("unit_begin");
-    s.info.unit_end = f.get_uint("unit_end");
+    detail::read_shard_fields(f, path, s.info);
     s.info.sequence = f.get_uint("sequence");
     s.info.from = f.get_uint("from");
     s.info.to = f.get_uint("to");
-    s.info.manifest_sha256 = f.get_string("manifest_sha256");
-    s.info.input_sha256 = f.get_strings("input_sha256");
     s.info.plan_sha256 = f.get_string("plan_sha256");
-    s.info.stages = stages_from_names(f.get_strings("stages"), path);
     CheckpointInfo want = expected;
     want.stages = canonical_stages(want.stages);
     const std::string why = mismatch(s.info, want);

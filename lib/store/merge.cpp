@@ -169,8 +169,7 @@ MergeSummary merge_results(const MergeSpec& spec, const std::string& output_path
   check_pairs(all.bpmax_scores, "bpmax/scores");
   check_pairs(all.bpmax_structures, "bpmax/structures");
 
-  const std::string temp = temporary_name(output_path);
-  try {
+  write_durably(output_path, [&](const std::string& temp) {
     h5::File f = h5::File::create(temp);
     f.set_int("schema_version", kSchemaVersion);
     f.set_string("format", "screen results");
@@ -202,11 +201,7 @@ MergeSummary merge_results(const MergeSpec& spec, const std::string& output_path
     write_table(f, "shards", shards);
     f.flush();
     f.close();
-    commit_file(temp, output_path);
-  } catch (...) {
-    std::remove(temp.c_str());
-    throw;
-  }
+  });
   return summary;
 }
 

@@ -11,6 +11,7 @@
 #include "common/sha256.hpp"
 #include "common/version.hpp"
 #include "store/durable.hpp"
+#include "store/shard_header.hpp"
 #include "store/table_io.hpp"
 
 namespace screen::store {
@@ -41,24 +42,13 @@ struct OpenTable {
 std::string part_checksum(const PartInfo& info, const std::vector<TableDigest>& tables) {
   Sha256 h;
   hash_str(h, "screen-part-1");
-  hash_i64(h, info.shard_id);
-  hash_u64(h, info.unit_begin);
-  hash_u64(h, info.unit_end);
-  hash_str(h, info.manifest_sha256);
-  hash_u64(h, info.input_sha256.size());
-  for (const auto& s : info.input_sha256) hash_str(h, s);
-  const auto names = stage_names(info.stages);
-  hash_u64(h, names.size());
-  for (const auto& s : names) hash_str(h, s);
+  detail::hash_shard_range(h, info);
+  detail::hash_sources(h, info);
+  detail::hash_strings(h, stage_names(info.stages));
   hash_f64(h, info.wall_seconds);
   hash_str(h, info.device);
   hash_str(h, info.host);
-  hash_u64(h, tables.size());
-  for (const auto& t : tables) {
-    hash_str(h, t.path);
-    hash_u64(h, t.rows);
-    hash_str(h, t.sha256);
-  }
+  detail::hash_tables(h, tables);
   return h.hex_digest();
 }
 
@@ -106,12 +96,7 @@ PartWriter::PartWriter(std::string path, PartInfo info)
     m.file.set_string("format", kFormat);
     m.file.set_int("part_version", kPartVersion);
     m.file.set_string("screen_version", version_string());
-    m.file.set_int("shard_id", m.info.shard_id);
-    m.file.set_uint("unit_begin", m.info.unit_begin);
-    m.file.set_uint("unit_end", m.info.unit_end);
-    m.file.set_string("manifest_sha256", m.info.manifest_sha256);
-    m.file.set_strings("input_sha256", m.info.input_sha256);
-    m.file.set_strings("stages", stage_names(m.info.stages));
+    detail::write_shard_fields(m.file, m.info);
     m.file.set_bool("complete", false);
     for (StageKind k : m.info.stages) {
       m.groups.push_back(m.file.create_group(std::string(manifest::stage_name(k))));
@@ -207,12 +192,7 @@ Part PartReader::read(const std::string& path) {
   if (version != kPartVersion)
     throw ResourceError(fmt::format("{}: part file version {}, this screen reads version {}", path, version, kPartVersion));
   Part p;
-  p.info.shard_id = f.get_int("shard_id");
-  p.info.unit_begin = f.get_uint("unit_begin");
-  p.info.unit_end = f.get_uint("unit_end");
-  p.info.manifest_sha256 = f.get_string("manifest_sha256");
-  p.info.input_sha256 = f.get_strings("input_sha256");
-  p.info.stages = stages_from_names(f.get_strings("stages"), path);
+  detail::read_shard_fields(f, path, p.info);
   p.complete = f.has_attribute("complete") && f.get_bool("complete");
   if (f.has_attribute("checksum")) p.checksum = f.get_string("checksum");
   if (f.has_attribute("wall_seconds")) p.info.wall_seconds = f.get_double("wall_seconds");

@@ -15,23 +15,12 @@ namespace screen::cluster::testing {
 using engine::testing::spit;
 using engine::testing::TempDir;
 
-struct Result {
-  int code = -1;
-  std::string out;  // standard output and error together
-};
+using Result = engine::testing::CommandResult;  // out: standard output and error together
 
 // Runs `env ENV screen ARGS` through the shell, capturing both streams.
 inline Result screen(const std::string& args, const std::string& env = "") {
-  Result r;
-  const std::string cmd = (env.empty() ? "" : "env " + env + " ") + std::string(SCREEN_EXE) + " " + args + " 2>&1";
-  FILE* p = ::popen(cmd.c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int status = ::pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  return engine::testing::run_shell((env.empty() ? "" : "env " + env + " ") + std::string(SCREEN_EXE) + " " + args +
+                                    " 2>&1");
 }
 
 inline std::string slurp(const std::string& path) {

@@ -23,12 +23,7 @@
 namespace screen::engine::testing {
 namespace {
 
-RunOptions opts() {
-  RunOptions o;
-  o.threads = 1;
-  o.progress_interval = 1e9;
-  return o;
-}
+RunOptions opts() { return quiet_options(1); }
 
 // write_job's small three-stage job in one shard, checkpoint after every batch.
 manifest::Job one_shard_job(const TempDir& dir, std::uint64_t seed) {
@@ -53,19 +48,25 @@ void flip_bytes_in_the_middle(const std::string& path) {
   f.write(junk.data(), static_cast<std::streamsize>(junk.size()));
 }
 
+// Runs the job on a fake device that requests a stop after `batches` batches; the run must end in
+// an Error. Returns the units the device computed.
+std::size_t run_until_stopped(const manifest::Job& job, int batches) {
+  std::atomic<int> stop{0};
+  auto dev = std::make_shared<FakeDevice>("fake", 1);
+  dev->stop = &stop;
+  dev->stop_after_batches = batches;
+  RunOptions o = opts();
+  o.stop = &stop;
+  o.devices = {dev};
+  EXPECT_THROW(run_job(job, o), Error);
+  return dev->units.load();
+}
+
 TEST(CheckpointFile, RoundTripAndEveryMismatchIsRefused) {
   TempDir dir;
-  store::CheckpointInfo info;
-  info.shard_id = 3;
-  info.unit_begin = 10;
-  info.unit_end = 50;
-  info.sequence = 1;
-  info.from = 20;
-  info.to = 27;
-  info.manifest_sha256 = "m";
-  info.input_sha256 = {"a", "b"};
-  info.plan_sha256 = "p";
-  info.stages = {store::StageKind::bpmax, store::StageKind::nussinov};
+  // Shard 3 of units [10, 50), segment 1 of units [20, 27); manifest, inputs, plan; stages.
+  const store::CheckpointInfo info{3, 10, 50, 1, 20, 27, "m", {"a", "b"}, "p",
+                                   {store::StageKind::bpmax, store::StageKind::nussinov}};
   store::StageRows rows;
   rows.bpmax_scores.push_back({1, 2, 7, 3, 9});
   rows.nussinov_queries.push_back({4, 11, "((...))"});
@@ -113,16 +114,8 @@ TEST(Checkpoint, StoppedShardResumesAfterItsLastCheckpoint) {
   const manifest::Job job = one_shard_job(dir, 11);
   const auto reference = reference_rows(job, dir.file("reference"));
 
-  std::atomic<int> stop{0};
-  auto dev = std::make_shared<FakeDevice>("fake", 1);
-  dev->stop = &stop;
-  dev->stop_after_batches = 17;
-  RunOptions o = opts();
-  o.stop = &stop;
-  o.devices = {dev};
-  EXPECT_THROW(run_job(job, o), Error);
   // every: 0 -> one unit per batch and a checkpoint after each; the stop saves the last one.
-  EXPECT_EQ(dev->units.load(), 17u);
+  EXPECT_EQ(run_until_stopped(job, 17), 17u);
   EXPECT_EQ(count_checkpoints(job.output), 17u);
   EXPECT_TRUE(store::read_journal(job.output + "/journal").entries.empty());
 
@@ -143,14 +136,7 @@ TEST(Checkpoint, DamagedSegmentIsIgnoredAndItsUnitsRecomputed) {
   const manifest::Job job = one_shard_job(dir, 12);
   const auto reference = reference_rows(job, dir.file("reference"));
 
-  std::atomic<int> stop{0};
-  auto dev = std::make_shared<FakeDevice>("fake", 1);
-  dev->stop = &stop;
-  dev->stop_after_batches = 12;
-  RunOptions o = opts();
-  o.stop = &stop;
-  o.devices = {dev};
-  EXPECT_THROW(run_job(job, o), Error);
+  run_until_stopped(job, 12);
   const auto segments = list_checkpoints(job.output, 0);
   ASSERT_EQ(segments.size(), 12u);
   flip_bytes_in_the_middle(segments.at(5));  // segments 0-4 stay usable
@@ -165,14 +151,7 @@ TEST(Checkpoint, DamagedSegmentIsIgnoredAndItsUnitsRecomputed) {
 TEST(Checkpoint, RestartRemovesCheckpoints) {
   TempDir dir;
   manifest::Job job = one_shard_job(dir, 13);
-  std::atomic<int> stop{0};
-  auto dev = std::make_shared<FakeDevice>("fake", 1);
-  dev->stop = &stop;
-  dev->stop_after_batches = 6;
-  RunOptions o = opts();
-  o.stop = &stop;
-  o.devices = {dev};
-  EXPECT_THROW(run_job(job, o), Error);
+  run_until_stopped(job, 6);
   ASSERT_EQ(count_checkpoints(job.output), 6u);
   RunOptions r = opts();
   r.restart = true;
@@ -180,18 +159,6 @@ TEST(Checkpoint, RestartRemovesCheckpoints) {
   EXPECT_EQ(s.units_resumed, 0u);
   EXPECT_EQ(s.units_ran, s.units_total);
   EXPECT_EQ(count_checkpoints(job.output), 0u);
-}
-
-pid_t start_screen_run(const std::string& manifest) {
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    const int null = ::open("/dev/null", O_WRONLY);
-    ::dup2(null, 1);
-    ::dup2(null, 2);
-    ::execl(SCREEN_EXE, "screen", "run", "-q", manifest.c_str(), "--threads", "1", static_cast<char*>(nullptr));
-    ::_exit(127);
-  }
-  return pid;
 }
 
 TEST(Checkpoint, SigkillInsideAShardThenResumeKeepsTheCheckpointedUnits) {

@@ -11,23 +11,9 @@
 namespace screen::engine::testing {
 namespace {
 
-struct Result {
-  int code = -1;
-  std::string out;  // stdout only
-};
+using Result = CommandResult;  // out: stdout only
 
-Result screen(const std::string& args) {
-  Result r;
-  const std::string cmd = std::string(SCREEN_EXE) + " " + args + " 2>/dev/null";
-  FILE* p = ::popen(cmd.c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int status = ::pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+Result screen(const std::string& args) { return run_shell(std::string(SCREEN_EXE) + " " + args + " 2>/dev/null"); }
 
 std::size_t count_lines(const std::string& s, const std::string& prefix) {
   std::size_t n = 0, b = 0;

@@ -21,13 +21,7 @@
 namespace screen::engine::testing {
 namespace {
 
-RunOptions opts(int shards = 0) {
-  RunOptions o;
-  o.threads = 2;
-  o.shards = shards;
-  o.progress_interval = 1e9;
-  return o;
-}
+RunOptions opts(int shards = 0) { return quiet_options(2, shards); }
 
 store::StageRows results_rows(const std::string& output) {
   return store::ResultsReader(output + "/results.h5").stage_rows();
@@ -249,22 +243,12 @@ TEST(Engine, StopRequestLeavesAResumableFolder) {
   std::atomic<int> stop{SIGTERM};
   RunOptions o = opts();
   o.stop = &stop;
-  try {
-    run_job(job, o);
-    FAIL() << "no stop";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ExitCode::terminated);
-  }
+  ASSERT_NO_FATAL_FAILURE(expect_stopped(job, o, ExitCode::terminated));
   EXPECT_TRUE(store::read_journal(job.output + "/journal").entries.empty());
   for (const auto& e : fs::directory_iterator(job.output))
     EXPECT_EQ(e.path().filename().string().rfind("part-", 0), std::string::npos) << e.path();
   stop = SIGINT;
-  try {
-    run_job(job, o);
-    FAIL() << "no stop";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ExitCode::interrupted);
-  }
+  ASSERT_NO_FATAL_FAILURE(expect_stopped(job, o, ExitCode::interrupted));
   const RunSummary s = run_job(job, opts());
   EXPECT_EQ(s.ran.size(), 3u);
   EXPECT_TRUE(s.merged);

@@ -1,14 +1,20 @@
 #pragma once
 // A small job in a fresh folder: queries (one too short, skipped), targets with planted miRNA sites,
-// all three stages; helpers to read a results file's stage rows.
+// all three stages; helpers to read a results file's stage rows, to run the engine quietly and to
+// run the built `screen` (where SCREEN_EXE is defined).
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <random>
 #include <string>
 
+#include "common/error.hpp"
+#include "engine/engine.hpp"
 #include "manifest/load_manifest.hpp"
 #include "store/results_reader.hpp"
 
@@ -98,5 +104,57 @@ inline void expect_stage_rows_equal(const store::StageRows& a, const store::Stag
   expect_rows_equal(a.bpmax_scores, b.bpmax_scores, "bpmax/scores");
   expect_rows_equal(a.bpmax_structures, b.bpmax_structures, "bpmax/structures");
 }
+
+// Options for run_job in a test: `threads` CPU threads, `shards` (0: the manifest's), no progress lines.
+inline RunOptions quiet_options(int threads, int shards = 0) {
+  RunOptions o;
+  o.threads = threads;
+  o.shards = shards;
+  o.progress_interval = 1e9;
+  return o;
+}
+
+// run_job with a stop request in `o` must end in an Error with exit code `code`.
+inline void expect_stopped(const manifest::Job& job, const RunOptions& o, ExitCode code) {
+  try {
+    run_job(job, o);
+    FAIL() << "no stop";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), code);
+  }
+}
+
+struct CommandResult {
+  int code = -1;
+  std::string out;  // what the command wrote to its standard output
+};
+
+// Runs `command` through the shell (redirections included) and captures its standard output.
+inline CommandResult run_shell(const std::string& command) {
+  CommandResult r;
+  FILE* p = ::popen(command.c_str(), "r");
+  if (!p) return r;
+  char buf[4096];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
+  const int status = ::pclose(p);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+#ifdef SCREEN_EXE
+// Starts `screen run -q MANIFEST --threads 1` in a child process, its output discarded.
+inline pid_t start_screen_run(const std::string& manifest) {
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    const int null = ::open("/dev/null", O_WRONLY);
+    ::dup2(null, 1);
+    ::dup2(null, 2);
+    ::execl(SCREEN_EXE, "screen", "run", "-q", manifest.c_str(), "--threads", "1", static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  return pid;
+}
+#endif
 
 }  // namespace screen::engine::testing

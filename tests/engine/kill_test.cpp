@@ -16,18 +16,6 @@
 namespace screen::engine::testing {
 namespace {
 
-pid_t start_screen_run(const std::string& manifest) {
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    const int null = ::open("/dev/null", O_WRONLY);
-    ::dup2(null, 1);
-    ::dup2(null, 2);
-    ::execl(SCREEN_EXE, "screen", "run", "-q", manifest.c_str(), "--threads", "1", static_cast<char*>(nullptr));
-    ::_exit(127);
-  }
-  return pid;
-}
-
 int wait_status(pid_t pid) {
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {

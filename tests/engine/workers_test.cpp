@@ -17,10 +17,7 @@ namespace screen::engine::testing {
 namespace {
 
 RunOptions opts(std::vector<std::shared_ptr<Device>> devices, int shards) {
-  RunOptions o;
-  o.threads = 1;
-  o.shards = shards;
-  o.progress_interval = 1e9;
+  RunOptions o = quiet_options(1, shards);
   o.devices = std::move(devices);
   return o;
 }
@@ -109,12 +106,7 @@ TEST(Workers, StopRequestStopsEveryWorker) {
   }
   RunOptions o = opts(devices, 12);
   o.stop = &stop;
-  try {
-    run_job(job, o);
-    FAIL() << "no stop";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ExitCode::terminated);
-  }
+  ASSERT_NO_FATAL_FAILURE(expect_stopped(job, o, ExitCode::terminated));
   for (const auto& e : fs::directory_iterator(job.output))
     EXPECT_EQ(e.path().filename().string().find(".tmp."), std::string::npos) << e.path();
   const RunSummary s = run_job(job, opts({std::make_shared<FakeDevice>("after", 2)}, 12));

@@ -22,12 +22,7 @@
 namespace screen::engine::testing {
 namespace {
 
-RunOptions opts() {
-  RunOptions o;
-  o.threads = 2;
-  o.progress_interval = 1e9;
-  return o;
-}
+RunOptions opts() { return quiet_options(2); }
 
 std::string run_on(manifest::Job job, manifest::DeviceMode mode, std::vector<int> gpu_ids, const std::string& output) {
   job.resources.devices = mode;

@@ -75,6 +75,16 @@ std::string repo_data_path(const std::string& name) {
   return std::string(root != nullptr ? root : ".") + "/data/" + name;
 }
 
+// The human mature miRNAs and the SARS-CoV-2 genome of data/, X-masked; a fatal failure without them.
+void read_mirs_and_genome(seq::SequenceSet& qs, seq::SequenceSet& ts) {
+  const std::string mature = repo_data_path("hsa_mature_mirbase.fa"), genome = repo_data_path("sarscov2_NC_045512.2.fa");
+  ASSERT_TRUE(std::filesystem::exists(mature) && std::filesystem::exists(genome)) << "data/ not present";
+  seq::FastaOptions fo;
+  fo.mask_x = true;
+  qs = seq::read_fasta(mature, fo);
+  ts = seq::read_fasta(genome, fo);
+}
+
 std::vector<SeqView> views_of(const test::Inputs& in) {
   std::vector<SeqView> v;
   for (std::size_t k = 0; k < in.set.size(); ++k) v.push_back(in.view(k));
@@ -495,11 +505,8 @@ TEST(MirandaGpu, StreamedBatchesEqualTheCpuPath) {
 
 TEST(MirandaGpu, TinyMemoryBudgetStaysWithinItAndEqualsTheCpu) {
   SCREEN_REQUIRE_GPU();
-  const std::string mature = repo_data_path("hsa_mature_mirbase.fa"), genome = repo_data_path("sarscov2_NC_045512.2.fa");
-  ASSERT_TRUE(std::filesystem::exists(mature) && std::filesystem::exists(genome)) << "data/ not present";
-  seq::FastaOptions fo;
-  fo.mask_x = true;
-  const seq::SequenceSet qs = seq::read_fasta(mature, fo), ts = seq::read_fasta(genome, fo);
+  seq::SequenceSet qs, ts;
+  ASSERT_NO_FATAL_FAILURE(read_mirs_and_genome(qs, ts));
   std::vector<SeqView> q, t;
   for (std::size_t k = 0; k < 64; ++k) q.push_back(SeqView{qs.codes(k), qs.length(k), nullptr});
   t.push_back(SeqView{ts.codes(0), ts.length(0), nullptr});
@@ -529,11 +536,8 @@ TEST(MirandaGpu, TinyMemoryBudgetStaysWithinItAndEqualsTheCpu) {
 
 TEST(MirandaGpu, HumanMicroRnasAgainstTheGenomeEqualTheCpu) {
   SCREEN_REQUIRE_GPU();
-  const std::string mature = repo_data_path("hsa_mature_mirbase.fa"), genome = repo_data_path("sarscov2_NC_045512.2.fa");
-  ASSERT_TRUE(std::filesystem::exists(mature) && std::filesystem::exists(genome)) << "data/ not present";
-  seq::FastaOptions fo;
-  fo.mask_x = true;
-  const seq::SequenceSet qs = seq::read_fasta(mature, fo), ts = seq::read_fasta(genome, fo);
+  seq::SequenceSet qs, ts;
+  ASSERT_NO_FATAL_FAILURE(read_mirs_and_genome(qs, ts));
   ASSERT_EQ(qs.size(), 1921u);
   std::vector<SeqView> q, t;
   for (std::size_t k = 0; k < qs.size(); ++k) q.push_back(SeqView{qs.codes(k), qs.length(k), nullptr});
