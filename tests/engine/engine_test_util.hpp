@@ -13,6 +13,7 @@
 #include <random>
 #include <string>
 
+#include "tests/support/test_folder.hpp"
 #include "common/error.hpp"
 #include "engine/engine.hpp"
 #include "manifest/load_manifest.hpp"
@@ -22,23 +23,9 @@ namespace screen::engine::testing {
 
 namespace fs = std::filesystem;
 
-class TempDir {
+class TempDir : public testing_support::TestFolder {
  public:
-  TempDir() {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    path_ = fs::temp_directory_path() / ("screen-engine-" + std::to_string(::getpid()) + "-" +
-                                         info->test_suite_name() + "-" + info->name());
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  fs::path path_;
+  TempDir() : TestFolder("screen-engine") {}
 };
 
 inline void spit(const std::string& p, const std::string& text) {

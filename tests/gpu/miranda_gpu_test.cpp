@@ -32,6 +32,9 @@
 namespace screen::miranda {
 namespace {
 
+using test::expect_same_results;
+using test::same_result;
+
 
 ::testing::AssertionResult same_candidates(const std::vector<Candidate>& e, const std::vector<Candidate>& g) {
   if (e.size() != g.size())
@@ -45,30 +48,7 @@ namespace {
   return ::testing::AssertionSuccess();
 }
 
-::testing::AssertionResult same_result(const PairResult& e, const PairResult& g) {
-  if (e.truncated != g.truncated) return ::testing::AssertionFailure() << "truncated differs";
-  if (e.query_index != g.query_index || e.target_index != g.target_index)
-    return ::testing::AssertionFailure() << "pair differs";
-  if (e.hits.size() != g.hits.size())
-    return ::testing::AssertionFailure() << "hit count " << g.hits.size() << ", expected " << e.hits.size();
-  for (std::size_t k = 0; k < e.hits.size(); ++k) {
-    const Hit &x = e.hits[k], &y = g.hits[k];
-    const Alignment &a = x.alignment, &b = y.alignment;
-    if (x.score != y.score || x.qstart != y.qstart || x.qend != y.qend || x.rstart != y.rstart || x.rend != y.rend ||
-        x.align_len != y.align_len || x.identity != y.identity || x.similarity != y.similarity ||
-        x.query_line != y.query_line || x.match_line != y.match_line || x.target_line != y.target_line ||
-        a.score != b.score || a.qs != b.qs || a.qe != b.qe || a.rs != b.rs || a.re != b.re || a.ops != b.ops)
-      return ::testing::AssertionFailure() << "hit " << k << " differs (expected " << x.rstart << ".." << x.rend
-                                           << " score " << x.score << ", got " << y.rstart << ".." << y.rend
-                                           << " score " << y.score << ")";
-  }
-  return ::testing::AssertionSuccess();
-}
 
-void expect_same_results(const std::vector<PairResult>& e, const std::vector<PairResult>& g, const std::string& what) {
-  ASSERT_EQ(e.size(), g.size()) << what;
-  for (std::size_t k = 0; k < e.size(); ++k) EXPECT_TRUE(same_result(e[k], g[k])) << what << ", pair " << k;
-}
 
 std::string repo_data_path(const std::string& name) {
   const char* root = std::getenv("SCREEN_SOURCE_DIR");

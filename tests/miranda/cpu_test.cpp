@@ -25,40 +25,11 @@
 namespace screen::miranda {
 namespace {
 
+using test::expect_same_results;
+using test::same_result;
+
 // ---- comparisons -------------------------------------------------------------------------------
 
-::testing::AssertionResult same_hit(const Hit& e, const Hit& g) {
-  auto fail = [&](const char* what) {
-    return ::testing::AssertionFailure() << what << " differs; expected hit at " << e.rstart << ".." << e.rend
-                                         << " score " << e.score << ", got " << g.rstart << ".." << g.rend
-                                         << " score " << g.score << "\n  " << e.query_line << "\n  " << g.query_line;
-  };
-  if (e.query_index != g.query_index || e.target_index != g.target_index) return fail("pair");
-  if (e.score != g.score) return fail("score");
-  if (e.qstart != g.qstart || e.qend != g.qend) return fail("query interval");
-  if (e.rstart != g.rstart || e.rend != g.rend) return fail("target interval");
-  if (e.align_len != g.align_len) return fail("length");
-  if (e.identity != g.identity || e.similarity != g.similarity) return fail("identity/similarity");
-  if (e.query_line != g.query_line || e.match_line != g.match_line || e.target_line != g.target_line)
-    return fail("display lines");
-  const Alignment &a = e.alignment, &b = g.alignment;
-  if (a.score != b.score || a.qs != b.qs || a.qe != b.qe || a.rs != b.rs || a.re != b.re || a.ops != b.ops)
-    return fail("alignment");
-  return ::testing::AssertionSuccess();
-}
-
-::testing::AssertionResult same_result(const PairResult& e, const PairResult& g) {
-  if (e.truncated != g.truncated) return ::testing::AssertionFailure() << "truncated differs";
-  if (e.query_index != g.query_index || e.target_index != g.target_index)
-    return ::testing::AssertionFailure() << "pair indices differ";
-  if (e.hits.size() != g.hits.size())
-    return ::testing::AssertionFailure() << "hit count " << g.hits.size() << ", expected " << e.hits.size();
-  for (std::size_t k = 0; k < e.hits.size(); ++k) {
-    auto r = same_hit(e.hits[k], g.hits[k]);
-    if (!r) return r << " (hit " << k << ")";
-  }
-  return ::testing::AssertionSuccess();
-}
 
 // ---- random pairs with planted sites -------------------------------------------------------------
 
@@ -393,10 +364,6 @@ seq::SequenceSet random_set(std::mt19937& rng, std::size_t n, int min_len, int m
   return set;
 }
 
-void expect_same_results(const std::vector<PairResult>& e, const std::vector<PairResult>& g, const std::string& what) {
-  ASSERT_EQ(e.size(), g.size()) << what;
-  for (std::size_t k = 0; k < e.size(); ++k) ASSERT_TRUE(same_result(e[k], g[k])) << what << " pair " << k;
-}
 
 TEST(AlignBatch, EveryMethodThreadCountAndIsaGivesTheSameResults) {
   std::mt19937 rng(31);

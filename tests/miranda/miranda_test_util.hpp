@@ -1,6 +1,8 @@
 #pragma once
 // Helpers for the miRanda tests: the repository's test data, FASTA inputs as SeqViews, codes from
 // letters, and the '>' / '>>' lines of a miRanda output file.
+#include <gtest/gtest.h>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -32,5 +34,11 @@ std::vector<std::uint8_t> codes_of(const std::string& letters);
 std::vector<std::string> result_lines(const std::string& text);
 // The part of a miRanda output from the first alignment block on (banner and settings removed).
 std::string report_body(const std::string& text);
+
+// Hits equal field for field (alignment and display lines included), and whole pair results.
+::testing::AssertionResult same_hit(const Hit& e, const Hit& g);
+::testing::AssertionResult same_result(const PairResult& e, const PairResult& g);
+// Every pair result equal, in order (a failure names `what` and the pair).
+void expect_same_results(const std::vector<PairResult>& e, const std::vector<PairResult>& g, const std::string& what);
 
 }  // namespace screen::miranda::test

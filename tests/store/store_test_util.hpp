@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/test_folder.hpp"
 #include "store/stage_rows.hpp"
 #include "store/tables.hpp"
 
@@ -19,28 +20,9 @@ namespace screen::store::testing {
 namespace fs = std::filesystem;
 
 // A folder removed when the test ends.
-class TempDir {
+class TempDir : public testing_support::TestFolder {
  public:
-  TempDir() {
-    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-    path_ = fs::temp_directory_path() /
-            ("screen-store-" + std::to_string(::getpid()) + "-" + std::string(info->test_suite_name()) + "-" +
-             std::string(info->name()));
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-  const fs::path& path() const { return path_; }
-  std::size_t entries() const {
-    return static_cast<std::size_t>(std::distance(fs::directory_iterator(path_), fs::directory_iterator()));
-  }
-
- private:
-  fs::path path_;
+  TempDir() : TestFolder("screen-store") {}
 };
 
 inline std::string slurp(const std::string& p) {
