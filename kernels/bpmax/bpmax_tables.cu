@@ -11,145 +11,45 @@
 // are paired (band offsets delta and D - delta) so that every thread does the same number of steps.
 // The tile's cells live in shared memory between k1 steps; terms 2 and 3 use the same staged values.
 //
-// Patch-up (terms 4, 5 and 7) of a slab: cell (i2, d2) needs the slab's own cells of shorter target
-// intervals inside [i2, i2 + d2]. One block owns kPatchT columns and recomputes, in shared memory, the
-// columns up to kPatchT + L2 - 2 to their right, row d2 after row d2; it writes its own columns. A
-// neighbour block may already have written its final values there: the recurrence is a max and
-// never decreases, so reading a final value instead of the double-reduction value gives the same
-// result (the final value is the max of both).
+// Patch-up (terms 4, 5 and 7): bpmax_patch_up.cu.
 //
-// Single-strand tables: the same scheme as the patch-up over one table (S1 of the query, S2 of z).
-#include <cuda_runtime.h>
+// Single-strand tables (S1 of the query, S2 of z): one block owns kSingleT columns and recomputes, in
+// shared memory, the columns up to kSingleT + L - 2 to their right, row d after row d (Nussinov's
+// recurrence), and writes its own columns.
+#include <cstdlib>
 
-#include <cstdint>
-#include <utility>
-
-#include "gpu/cuda_check.hpp"
-#include "kernels/bpmax/bpmax_launch.hpp"
-#include "stages/bpmax/bpmax_defs.hpp"
+#include "kernels/bpmax/bpmax_device.cuh"
 
 namespace screen::kernels::bpmax {
 
-using screen::bpmax::kMinLoop;
-using screen::bpmax::query_interval_index;
+using namespace detail;
 
 namespace {
 
 constexpr int kT = 64;          // double reduction: i2 columns per block
 constexpr int kMt = 8;          // micro-tile edge
 constexpr int kThreads1 = 128;  // threads of a double-reduction block
-constexpr int kPatchT = 64;     // patch-up: columns per block
-constexpr int kThreadsPatch = 256;
 constexpr int kSingleT = 64;    // single tables: columns per block
 constexpr int kThreadsSingle = 256;
 constexpr int kThreadsSite = 256;
 
-// ---- cells -------------------------------------------------------------------------------------
-
-template <class Cell>
-struct Cells;
-
-// 16-bit cells: a word holds two, the fused instruction updates both.
-template <>
-struct Cells<std::int16_t> {
-  static constexpr int kNeg = kNeg16;
-  static constexpr int kWords = 4;  // words per 8 cells
-  using Word = unsigned;
-  struct Eight {
-    uint4 v;
-  };
-  __device__ static Eight load8(const std::int16_t* p) { return {*reinterpret_cast<const uint4*>(p)}; }
-  __device__ static Word word(const Eight& e, int w) {
-    return w == 0 ? e.v.x : w == 1 ? e.v.y : w == 2 ? e.v.z : e.v.w;
-  }
-  // Value r of the eight in both halves of a word.
-  __device__ static Word splat(const Eight& e, int r) {
-    return __byte_perm(word(e, r >> 1), 0, (r & 1) ? 0x3232 : 0x1010);
-  }
-  __device__ static Word addmax(Word a, Word b, Word c) { return __viaddmax_s16x2(a, b, c); }
-  __device__ static int cell(Word w, int half) {
-    return static_cast<std::int16_t>(half ? (w >> 16) : (w & 0xffffu));
-  }
-  __device__ static Word pack(int lo, int hi) {
-    return (static_cast<unsigned>(lo) & 0xffffu) | (static_cast<unsigned>(hi) << 16);
-  }
-  // Cell c (0..7) of a row of words.
-  __device__ static int get(const Word* row, int c) { return cell(row[c >> 1], c & 1); }
-  __device__ static void set(Word* row, int c, int v) {
-    row[c >> 1] = (c & 1) ? pack(cell(row[c >> 1], 0), v) : pack(v, cell(row[c >> 1], 1));
-  }
-};
-
-// 32-bit cells: one per word.
-template <>
-struct Cells<std::int32_t> {
-  static constexpr int kNeg = kNeg32;
-  static constexpr int kWords = 8;
-  using Word = int;
-  struct Eight {
-    int4 lo, hi;
-  };
-  __device__ static Eight load8(const std::int32_t* p) {
-    return {reinterpret_cast<const int4*>(p)[0], reinterpret_cast<const int4*>(p)[1]};
-  }
-  __device__ static Word word(const Eight& e, int w) {
-    const int4& q = w < 4 ? e.lo : e.hi;
-    const int k = w & 3;
-    return k == 0 ? q.x : k == 1 ? q.y : k == 2 ? q.z : q.w;
-  }
-  __device__ static Word splat(const Eight& e, int r) { return word(e, r); }
-  __device__ static Word addmax(Word a, Word b, Word c) { return __viaddmax_s32(a, b, c); }
-  __device__ static int get(const Word* row, int c) { return row[c]; }
-  __device__ static void set(Word* row, int c, int v) { row[c] = v; }
-};
-
-__device__ __forceinline__ int imax(int a, int b) { return a > b ? a : b; }
-
-// The pair p whose items [prefix[p], prefix[p+1]) hold `item` (pairs with no items are skipped).
-__device__ int find_pair(const std::int64_t* prefix, int npairs, std::int64_t item) {
-  int lo = 0, hi = npairs;
-  while (hi - lo > 1) {
-    const int mid = (lo + hi) / 2;
-    if (prefix[mid] <= item)
-      lo = mid;
-    else
-      hi = mid;
-  }
-  return lo;
-}
-
-// The work item of this block: pair, slab (query start i1 of this launch's d1) and first column i0
-// of a tile `width` columns wide (items ordered by pair, then i1, then tile).
-struct SlabTile {
-  PairDesc pd;
-  int i1 = 0, i0 = 0;
-};
-__device__ SlabTile slab_tile(const BatchView& b, const std::int64_t* prefix, int width) {
-  const std::int64_t item = blockIdx.x;
-  const int p = find_pair(prefix, b.npairs, item);
-  SlabTile t;
-  t.pd = b.pairs[p];
-  const int tiles = (t.pd.m + width - 1) / width;
-  const std::int64_t local = item - prefix[p];
-  t.i1 = static_cast<int>(local / tiles);
-  t.i0 = static_cast<int>(local % tiles) * width;
-  return t;
-}
-
-template <class Cell>
-__device__ Cell* slab_ptr(Cell* f, const PairDesc& pd, int i1, int d1) {
-  return f + pd.f + query_interval_index(pd.n, i1, d1) * static_cast<std::int64_t>(pd.l2) * pd.stride;
-}
 
 // Band offsets of micro-tiles: delta = 0 .. D with D = (L2 + 6) / 8 (a micro-tile at offset delta
 // holds cells with j2 - i2 in [8 delta - 7, 8 delta + 7]).
 __host__ __device__ constexpr int band_blocks(int l2) { return (l2 + 6) / kMt; }
 // Staged rows of a double-reduction block (k2 - i0 for A, k - i0 for B).
 __host__ __device__ constexpr int staged(int l2) { return kT + kMt * band_blocks(l2); }
-// B is staged banded: row k holds columns j2 from (k & ~7) - 8 on, b_row(l2) of them, so that the
-// micro-tiles' 8-cell loads stay 16-byte aligned.
-__host__ __device__ constexpr int b_row(int l2) { return (l2 + 28 + 7) / 8 * 8; }
-__device__ __forceinline__ int b_at(int k, int j, int rl) { return k * rl + j - (k & ~7) + 8; }
+// B is staged banded: row k holds columns j2 in [k - 8, k + L2 + 8) at k * rl + j2 + 8, rl = b_row(l2)
+// >= L2 + 15 and a multiple of 8: the 8-cell loads of a micro-tile (j2 a multiple of 8) stay 16-byte
+// aligned, consecutive rows do not overlap, and the loads of the 8 micro-tiles of a quarter warp
+// (rows 8 apart, columns 8 apart) fall on 8 different 16-byte bank groups.
+// (kOldB: the former layout, rows starting at (k & ~7) - 8, for an A/B measurement.)
+template <bool kOldB>
+__host__ __device__ constexpr int b_row(int l2) { return kOldB ? (l2 + 28 + 7) / 8 * 8 : (l2 + 15 + 7) / 8 * 8; }
+template <bool kOldB>
+__device__ __forceinline__ int b_at(int k, int j, int rl) { return kOldB ? k * rl + j - (k & ~7) + 8 : k * rl + j + 8; }
+template <bool kOldB>
+__host__ __device__ constexpr int b_cells(int l2) { return staged(l2) * (b_row<kOldB>(l2) + 1) + l2 + 24; }
 
 // Which staged entries a valid cell (i2, j2) of a micro-tile (first i2 ar, first j2 br) reads: with
 // k2 in [ar, br + 7), A(i2, k2) has d = k2 - i2 in [-7, L2 + 5] and B(k2 + 1, j2) has
@@ -158,27 +58,11 @@ __device__ __forceinline__ int b_at(int k, int j, int rl) { return k * rl + j - 
 // the two is such a minus infinity and the other a band value or minus infinity, so the sum stays
 // negative. Every other staged entry is only read for cells outside the band, which are not stored.
 
-// Eight consecutive cells of a slab row, read with 16-byte loads (rows are 16-byte aligned).
-template <class Cell>
-struct Row8 {
-  union {
-    uint4 q[sizeof(Cell) / 2];
-    Cell v[8];
-  };
-};
-template <class Cell>
-__device__ __forceinline__ Row8<Cell> load_row8(const Cell* p) {
-  Row8<Cell> r;
-#pragma unroll
-  for (int k = 0; k < static_cast<int>(sizeof(Cell) / 2); ++k) r.q[k] = __ldg(reinterpret_cast<const uint4*>(p) + k);
-  return r;
-}
-
 constexpr int kStageUnroll = 8;  // 16-byte loads in flight per thread while staging
 
 // ---- double reduction -----------------------------------------------------------------------------
 
-template <class Cell>
+template <class Cell, bool kOldB>
 __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b, int d1, const std::int64_t* prefix) {
   using C = Cells<Cell>;
   using Word = typename C::Word;
@@ -188,10 +72,10 @@ __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b
   const int i1 = st.i1, i0 = st.i0;
   const int j1 = i1 + d1;
   const int l2 = pd.l2, m = pd.m, stride = pd.stride;
-  const int nd = band_blocks(l2), rows = staged(l2), rl = b_row(l2);
+  const int nd = band_blocks(l2), rows = staged(l2), rl = b_row<kOldB>(l2);
   Cell* const cs = reinterpret_cast<Cell*>(smem);  // [d2][i2 - i0]
   Cell* const as = cs + l2 * kT;                    // [k2 - i0][i2 - i0]: A(i2, k2)
-  Cell* const bs = as + rows * kT;                  // b_at(k - i0, j2 - i0): B(k, j2)
+  Cell* const bs = as + rows * kT;                  // b_at<kOldB>(k - i0, j2 - i0): B(k, j2)
   Cell* const f = static_cast<Cell*>(b.f);
   const Cell* const s = static_cast<const Cell*>(b.s);
   const std::uint8_t* const x = b.codes + pd.x;
@@ -219,7 +103,7 @@ __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b
   for (int e = tid; e < 16 * rows; e += kThreads1) {
     const int k = e / 16, t = e % 16, d = t < 8 ? t - 8 : l2 + t - 8;
     if (k < kT && k + d >= 0 && k + d < rows) as[(k + d) * kT + k] = neg;
-    bs[b_at(k, k + d, rl)] = neg;
+    bs[b_at<kOldB>(k, k + d, rl)] = neg;
   }
 
   const int pairs_per_col = nd / 2 + 1;  // slots per micro-tile column: (delta, nd - delta) pairs
@@ -258,7 +142,7 @@ __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b
           if (is_a) {
             if (c + d < rows) as[(c + d) * kT + c] = v;
           } else {
-            bs[b_at(c, c + d, rl)] = v;
+            bs[b_at<kOldB>(c, c + d, rl)] = v;
           }
         }
       }
@@ -284,7 +168,7 @@ __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b
 #pragma unroll 2
         for (int k2 = ar; k2 < kend; ++k2) {
           const typename C::Eight av = C::load8(as + k2 * kT + ar);
-          const typename C::Eight bv = C::load8(bs + b_at(k2 + 1, br, rl));
+          const typename C::Eight bv = C::load8(bs + b_at<kOldB>(k2 + 1, br, rl));
 #pragma unroll
           for (int r = 0; r < kMt; ++r) {
             const Word aw = C::splat(av, r);
@@ -300,7 +184,7 @@ __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b
             if (d2 < 0 || d2 >= l2) continue;
             int v = C::get(acc[r], c);
             v = imax(v, static_cast<int>(as[j2r * kT + i2r]) + sa);          // term 2: F(i1, k1, i2, j2) + S1
-            v = imax(v, static_cast<int>(bs[b_at(i2r, j2r, rl)]) + sbv);     // term 3: S1 + F(k1+1, j1, i2, j2)
+            v = imax(v, static_cast<int>(bs[b_at<kOldB>(i2r, j2r, rl)]) + sbv);     // term 3: S1 + F(k1+1, j1, i2, j2)
             cs[d2 * kT + i2r] = static_cast<Cell>(v);
           }
       }
@@ -351,34 +235,6 @@ __device__ void fill_window(Cell* t, const Cell* s2, int l, int width, const std
       t[d * width + c] = static_cast<Cell>(v);
     }
     __syncthreads();
-  }
-}
-
-template <class Cell>
-__global__ void __launch_bounds__(kThreadsPatch) patch_up_kernel(BatchView b, int d1, const std::int64_t* prefix) {
-  extern __shared__ __align__(16) unsigned char smem[];
-  const SlabTile st = slab_tile(b, prefix, kPatchT);
-  const PairDesc& pd = st.pd;
-  const int i1 = st.i1, i0 = st.i0;
-  const int l2 = pd.l2, m = pd.m, stride = pd.stride;
-  const int width = kPatchT + l2 - 1;
-  Cell* const t = reinterpret_cast<Cell*>(smem);
-  Cell* const s2 = t + l2 * width;
-  Cell* const slab = slab_ptr(static_cast<Cell*>(b.f), pd, i1, d1);
-  const Cell* const gs2 = static_cast<const Cell*>(b.s) + pd.s2;
-  const Cell neg = static_cast<Cell>(Cells<Cell>::kNeg);
-  for (int e = threadIdx.x; e < l2 * width; e += kThreadsPatch) {
-    const int d = e / width, c = e % width, g = i0 + c;
-    const bool ok = g + d < m;
-    const std::int64_t k = static_cast<std::int64_t>(d) * stride + g;
-    t[e] = ok ? slab[k] : neg;
-    s2[e] = ok ? gs2[k] : neg;
-  }
-  __syncthreads();
-  fill_window<Cell, true>(t, s2, l2, width, b.codes + pd.z, i0, m, b.table, kThreadsPatch);
-  for (int e = threadIdx.x; e < l2 * kPatchT; e += kThreadsPatch) {
-    const int d = e / kPatchT, c = e % kPatchT, g = i0 + c;
-    if (d > 0 && g + d < m) slab[static_cast<std::int64_t>(d) * stride + g] = t[d * width + c];
   }
 }
 
@@ -448,26 +304,19 @@ __global__ void __launch_bounds__(kThreadsSite) sites_kernel(BatchView b, SiteOu
 
 std::size_t double_reduction_bytes(int l2, int cell) {
   const std::size_t rows = static_cast<std::size_t>(staged(l2));
-  return (static_cast<std::size_t>(l2) * kT + rows * kT + rows * static_cast<std::size_t>(b_row(l2))) *
+  return (static_cast<std::size_t>(l2) * kT + rows * kT + static_cast<std::size_t>(b_cells<true>(l2) > b_cells<false>(l2) ? b_cells<true>(l2) : b_cells<false>(l2))) *
          static_cast<std::size_t>(cell);
-}
-std::size_t patch_bytes(int l2, int cell) {
-  return 2 * static_cast<std::size_t>(l2) * static_cast<std::size_t>(kPatchT + l2 - 1) * static_cast<std::size_t>(cell);
 }
 std::size_t single_bytes(int l, int cell) {
   return static_cast<std::size_t>(l) * static_cast<std::size_t>(kSingleT + l - 1) * static_cast<std::size_t>(cell);
-}
-
-template <class Kernel>
-void allow_shared(Kernel k, std::size_t bytes) {
-  CUDA_CHECK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
 }
 
 }  // namespace
 
 std::size_t shared_bytes_needed(int l2, int cell_bytes) {
   std::size_t m = double_reduction_bytes(l2, cell_bytes);
-  const std::size_t pb = patch_bytes(l2, cell_bytes), sbytes = single_bytes(l2, cell_bytes);
+  const std::size_t pb = detail::patch_shared_bytes(l2, cell_bytes), sbytes = single_bytes(l2, cell_bytes);
+  if (pb == 0) return static_cast<std::size_t>(-1);  // too many tiles for one block
   if (pb > m) m = pb;
   if (sbytes > m) m = sbytes;
   return m;
@@ -480,31 +329,7 @@ std::size_t max_shared_bytes(int device) {
 }
 
 int term1_tile_width() { return kT; }
-int patch_tile_width() { return kPatchT; }
 int single_tile_width() { return kSingleT; }
-
-namespace {
-
-// Runs `f` with a value of the batch's cell type.
-template <class F>
-void by_cell(bool wide, F f) {
-  if (wide)
-    f(std::int32_t{});
-  else
-    f(std::int16_t{});
-}
-
-// One launch of `items` blocks with `bytes` of dynamic shared memory, checked.
-template <class... Params, class... Args>
-void launch(void (*kernel)(Params...), std::int64_t items, int threads, std::size_t bytes, void* stream,
-            Args&&... args) {
-  if (bytes > 0) allow_shared(kernel, bytes);
-  kernel<<<static_cast<unsigned>(items), threads, bytes, static_cast<cudaStream_t>(stream)>>>(
-      std::forward<Args>(args)...);
-  CUDA_CHECK_LAUNCH();
-}
-
-}  // namespace
 
 // A launch's shared memory is sized for the batch's widest windows (BatchView::max_l2, max_l1); every
 // block uses the part its own pair needs.
@@ -522,16 +347,13 @@ void launch_double_reduction(const BatchView& b, int d1, const std::int64_t* pre
   if (items == 0) return;
   by_cell(b.wide, [&](auto cell) {
     using Cell = decltype(cell);
-    launch(double_reduction_kernel<Cell>, items, kThreads1, double_reduction_bytes(b.max_l2, sizeof(Cell)), stream, b,
-           d1, prefix);
-  });
-}
-
-void launch_patch_up(const BatchView& b, int d1, const std::int64_t* prefix, std::int64_t items, void* stream) {
-  if (items == 0) return;
-  by_cell(b.wide, [&](auto cell) {
-    using Cell = decltype(cell);
-    launch(patch_up_kernel<Cell>, items, kThreadsPatch, patch_bytes(b.max_l2, sizeof(Cell)), stream, b, d1, prefix);
+    static const bool old_b = std::getenv("SCREEN_BPMAX_OLD_B") != nullptr;
+    if (old_b)
+      launch(double_reduction_kernel<Cell, true>, items, kThreads1, double_reduction_bytes(b.max_l2, sizeof(Cell)), stream, b,
+             d1, prefix);
+    else
+      launch(double_reduction_kernel<Cell, false>, items, kThreads1, double_reduction_bytes(b.max_l2, sizeof(Cell)), stream, b,
+             d1, prefix);
   });
 }
 

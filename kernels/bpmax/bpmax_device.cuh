@@ -1,0 +1,203 @@
+#pragma once
+// Device-side pieces shared by the BPMax kernels (bpmax_tables.cu, bpmax_patch_up.cu): cell types
+// (16-bit pairs in a word, or 32-bit), the work-item decoder, slab addressing and the checked launch.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <utility>
+
+#include "gpu/cuda_check.hpp"
+#include "kernels/bpmax/bpmax_launch.hpp"
+#include "stages/bpmax/bpmax_defs.hpp"
+
+namespace screen::kernels::bpmax::detail {
+
+using screen::bpmax::kMinLoop;
+using screen::bpmax::query_interval_index;
+
+// ---- cells -------------------------------------------------------------------------------------
+
+template <class Cell>
+struct Cells;
+
+// 16-bit cells: a word holds two, the fused instruction updates both.
+template <>
+struct Cells<std::int16_t> {
+  static constexpr int kNeg = kNeg16;
+  static constexpr int kWords = 4;  // words per 8 cells
+  using Word = unsigned;
+  struct Eight {
+    uint4 v;
+  };
+  __device__ static Eight load8(const std::int16_t* p) { return {*reinterpret_cast<const uint4*>(p)}; }
+  __device__ static void store8(std::int16_t* p, const Eight& e) { *reinterpret_cast<uint4*>(p) = e.v; }
+  __device__ static Eight fill8(int v) {
+    const unsigned w = pack(v, v);
+    return {make_uint4(w, w, w, w)};
+  }
+  // Cell c (0..7) of an eight.
+  __device__ static int get(const Eight& e, int c) { return cell(word(e, c >> 1), c & 1); }
+  __device__ static void set_word(Eight& e, int w, Word x) {
+    if (w == 0) e.v.x = x;
+    else if (w == 1) e.v.y = x;
+    else if (w == 2) e.v.z = x;
+    else e.v.w = x;
+  }
+  __device__ static void set(Eight& e, int c, int v) {
+    const Word x = word(e, c >> 1);
+    set_word(e, c >> 1, (c & 1) ? pack(cell(x, 0), v) : pack(v, cell(x, 1)));
+  }
+  // A value in both halves of a word.
+  __device__ static Word splat_value(int v) { return pack(v, v); }
+  __device__ static Word word(const Eight& e, int w) {
+    return w == 0 ? e.v.x : w == 1 ? e.v.y : w == 2 ? e.v.z : e.v.w;
+  }
+  // Value r of the eight in both halves of a word.
+  __device__ static Word splat(const Eight& e, int r) {
+    return __byte_perm(word(e, r >> 1), 0, (r & 1) ? 0x3232 : 0x1010);
+  }
+  __device__ static Word addmax(Word a, Word b, Word c) { return __viaddmax_s16x2(a, b, c); }
+  // The eight (p[7], c[0], ..., c[6]): the row of eight one cell earlier.
+  __device__ static Eight shift_in(const Eight& p, const Eight& c) {
+    return {make_uint4(__byte_perm(p.v.w, c.v.x, 0x5432), __byte_perm(c.v.x, c.v.y, 0x5432),
+                       __byte_perm(c.v.y, c.v.z, 0x5432), __byte_perm(c.v.z, c.v.w, 0x5432))};
+  }
+  __device__ static int cell(Word w, int half) {
+    return static_cast<std::int16_t>(half ? (w >> 16) : (w & 0xffffu));
+  }
+  __device__ static Word pack(int lo, int hi) {
+    return (static_cast<unsigned>(lo) & 0xffffu) | (static_cast<unsigned>(hi) << 16);
+  }
+  // Cell c (0..7) of a row of words.
+  __device__ static int get(const Word* row, int c) { return cell(row[c >> 1], c & 1); }
+  __device__ static void set(Word* row, int c, int v) {
+    row[c >> 1] = (c & 1) ? pack(cell(row[c >> 1], 0), v) : pack(v, cell(row[c >> 1], 1));
+  }
+};
+
+// 32-bit cells: one per word.
+template <>
+struct Cells<std::int32_t> {
+  static constexpr int kNeg = kNeg32;
+  static constexpr int kWords = 8;
+  using Word = int;
+  struct Eight {
+    int4 lo, hi;
+  };
+  __device__ static Eight load8(const std::int32_t* p) {
+    return {reinterpret_cast<const int4*>(p)[0], reinterpret_cast<const int4*>(p)[1]};
+  }
+  __device__ static void store8(std::int32_t* p, const Eight& e) {
+    reinterpret_cast<int4*>(p)[0] = e.lo;
+    reinterpret_cast<int4*>(p)[1] = e.hi;
+  }
+  __device__ static Eight fill8(int v) { return {make_int4(v, v, v, v), make_int4(v, v, v, v)}; }
+  __device__ static int get(const Eight& e, int c) { return word(e, c); }
+  __device__ static void set_word(Eight& e, int w, Word x) {
+    int4& q = w < 4 ? e.lo : e.hi;
+    const int k = w & 3;
+    if (k == 0) q.x = x;
+    else if (k == 1) q.y = x;
+    else if (k == 2) q.z = x;
+    else q.w = x;
+  }
+  __device__ static void set(Eight& e, int c, int v) { set_word(e, c, v); }
+  __device__ static Word splat_value(int v) { return v; }
+  __device__ static Word word(const Eight& e, int w) {
+    const int4& q = w < 4 ? e.lo : e.hi;
+    const int k = w & 3;
+    return k == 0 ? q.x : k == 1 ? q.y : k == 2 ? q.z : q.w;
+  }
+  __device__ static Word splat(const Eight& e, int r) { return word(e, r); }
+  __device__ static Word addmax(Word a, Word b, Word c) { return __viaddmax_s32(a, b, c); }
+  __device__ static Eight shift_in(const Eight& p, const Eight& c) {
+    return {make_int4(p.hi.w, c.lo.x, c.lo.y, c.lo.z), make_int4(c.lo.w, c.hi.x, c.hi.y, c.hi.z)};
+  }
+  __device__ static int get(const Word* row, int c) { return row[c]; }
+  __device__ static void set(Word* row, int c, int v) { row[c] = v; }
+};
+
+__device__ __forceinline__ int imax(int a, int b) { return a > b ? a : b; }
+
+// The pair p whose items [prefix[p], prefix[p+1]) hold `item` (pairs with no items are skipped).
+__device__ inline int find_pair(const std::int64_t* prefix, int npairs, std::int64_t item) {
+  int lo = 0, hi = npairs;
+  while (hi - lo > 1) {
+    const int mid = (lo + hi) / 2;
+    if (prefix[mid] <= item)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+// The work item of this block: pair, slab (query start i1 of this launch's d1) and first column i0
+// of a tile `width` columns wide (items ordered by pair, then i1, then tile).
+struct SlabTile {
+  PairDesc pd;
+  int i1 = 0, i0 = 0;
+};
+__device__ inline SlabTile slab_tile(const BatchView& b, const std::int64_t* prefix, int width) {
+  const std::int64_t item = blockIdx.x;
+  const int p = find_pair(prefix, b.npairs, item);
+  SlabTile t;
+  t.pd = b.pairs[p];
+  const int tiles = (t.pd.m + width - 1) / width;
+  const std::int64_t local = item - prefix[p];
+  t.i1 = static_cast<int>(local / tiles);
+  t.i0 = static_cast<int>(local % tiles) * width;
+  return t;
+}
+
+template <class Cell>
+__device__ Cell* slab_ptr(Cell* f, const PairDesc& pd, int i1, int d1) {
+  return f + pd.f + query_interval_index(pd.n, i1, d1) * static_cast<std::int64_t>(pd.l2) * pd.stride;
+}
+
+// Eight consecutive cells of a slab row, read with 16-byte loads (rows are 16-byte aligned).
+template <class Cell>
+struct Row8 {
+  union {
+    uint4 q[sizeof(Cell) / 2];
+    Cell v[8];
+  };
+};
+template <class Cell>
+__device__ __forceinline__ Row8<Cell> load_row8(const Cell* p) {
+  Row8<Cell> r;
+#pragma unroll
+  for (int k = 0; k < static_cast<int>(sizeof(Cell) / 2); ++k) r.q[k] = __ldg(reinterpret_cast<const uint4*>(p) + k);
+  return r;
+}
+template <class Cell>
+__device__ __forceinline__ void store_row8(Cell* p, const Row8<Cell>& r) {
+#pragma unroll
+  for (int k = 0; k < static_cast<int>(sizeof(Cell) / 2); ++k) reinterpret_cast<uint4*>(p)[k] = r.q[k];
+}
+
+// Runs `f` with a value of the batch's cell type.
+template <class F>
+void by_cell(bool wide, F f) {
+  if (wide)
+    f(std::int32_t{});
+  else
+    f(std::int16_t{});
+}
+
+// One launch of `items` blocks with `bytes` of dynamic shared memory, checked.
+template <class... Params, class... Args>
+void launch(void (*kernel)(Params...), std::int64_t items, int threads, std::size_t bytes, void* stream,
+            Args&&... args) {
+  if (bytes > 0)
+    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(bytes)));
+  kernel<<<static_cast<unsigned>(items), threads, bytes, static_cast<cudaStream_t>(stream)>>>(
+      std::forward<Args>(args)...);
+  CUDA_CHECK_LAUNCH();
+}
+
+// Shared memory of the patch-up kernel for target window l2 (bpmax_patch_up.cu); 0 when the window
+// needs more threads than a block may have.
+std::size_t patch_shared_bytes(int l2, int cell_bytes);
+
+}  // namespace screen::kernels::bpmax::detail
