@@ -16,8 +16,6 @@
 // Single-strand tables (S1 of the query, S2 of z): one block owns kSingleT columns and recomputes, in
 // shared memory, the columns up to kSingleT + L - 2 to their right, row d after row d (Nussinov's
 // recurrence), and writes its own columns.
-#include <cstdlib>
-
 #include "kernels/bpmax/bpmax_device.cuh"
 
 namespace screen::kernels::bpmax {
@@ -37,45 +35,48 @@ constexpr int kThreadsSite = 256;
 // Band offsets of micro-tiles: delta = 0 .. D with D = (L2 + 6) / 8 (a micro-tile at offset delta
 // holds cells with j2 - i2 in [8 delta - 7, 8 delta + 7]).
 __host__ __device__ constexpr int band_blocks(int l2) { return (l2 + 6) / kMt; }
-// Staged rows of a double-reduction block (k2 - i0 for A, k - i0 for B).
+// Staged rows of a double-reduction block: A rows k2 - i0 in [-1, staged), B rows k - i0 in [0, staged].
 __host__ __device__ constexpr int staged(int l2) { return kT + kMt * band_blocks(l2); }
+__device__ __forceinline__ int a_at(int k, int i) { return (k + 1) * kT + i; }
 // B is staged banded: row k holds columns j2 in [k - 8, k + L2 + 8) at k * rl + j2 + 8, rl = b_row(l2)
 // >= L2 + 15 and a multiple of 8: the 8-cell loads of a micro-tile (j2 a multiple of 8) stay 16-byte
 // aligned, consecutive rows do not overlap, and the loads of the 8 micro-tiles of a quarter warp
 // (rows 8 apart, columns 8 apart) fall on 8 different 16-byte bank groups.
-// (kOldB: the former layout, rows starting at (k & ~7) - 8, for an A/B measurement.)
-template <bool kOldB>
-__host__ __device__ constexpr int b_row(int l2) { return kOldB ? (l2 + 28 + 7) / 8 * 8 : (l2 + 15 + 7) / 8 * 8; }
-template <bool kOldB>
-__device__ __forceinline__ int b_at(int k, int j, int rl) { return kOldB ? k * rl + j - (k & ~7) + 8 : k * rl + j + 8; }
-template <bool kOldB>
-__host__ __device__ constexpr int b_cells(int l2) { return staged(l2) * (b_row<kOldB>(l2) + 1) + l2 + 24; }
+__host__ __device__ constexpr int b_row(int l2) { return (l2 + 15 + 7) / 8 * 8; }
+__device__ __forceinline__ int b_at(int k, int j, int rl) { return k * rl + j + 8; }
+__host__ __device__ constexpr int a_cells(int l2) { return (staged(l2) + 1) * kT; }
+__host__ __device__ constexpr int b_cells(int l2) { return (staged(l2) + 1) * (b_row(l2) + 1) + l2 + 24; }
 
-// Which staged entries a valid cell (i2, j2) of a micro-tile (first i2 ar, first j2 br) reads: with
-// k2 in [ar, br + 7), A(i2, k2) has d = k2 - i2 in [-7, L2 + 5] and B(k2 + 1, j2) has
-// d = j2 - k2 - 1 in [-7, L2 + 5]. So the band d in [0, L2) is staged for every k1, and the diagonals
-// d in [-8, 0) and [L2, L2 + 8) are set to minus infinity once; when k2 is outside [i2, j2) one of
-// the two is such a minus infinity and the other a band value or minus infinity, so the sum stays
-// negative. Every other staged entry is only read for cells outside the band, which are not stored.
+// What the staged entries hold for one k1, and why one uniform k2 loop gives terms 1, 2 and 3: a valid
+// cell (i2, j2) of a micro-tile (first i2 ar, first j2 br) runs k2 over [ar - 1, br + 8), reading
+// A(i2, k2) (d = k2 - i2 in [-8, L2 + 6]) and B(k2 + 1, j2) (d = j2 - k2 - 1 in [-8, L2 + 6]).
+//   - band d in [0, L2): the slabs' cells, staged for every k1: k2 in [i2, j2) is term 1;
+//   - d = -1: A(i2, i2 - 1) = S1(i1, k1) and B(j2 + 1, j2) = S1(k1 + 1, j1), written for every k1:
+//     k2 = i2 - 1 gives S1(i1, k1) + F(k1 + 1, j1, i2, j2) (term 3) and k2 = j2 gives
+//     F(i1, k1, i2, j2) + S1(k1 + 1, j1) (term 2);
+//   - d in [-8, -1) and [L2, L2 + 8): minus infinity, set once; every other k2 pairs such an entry
+//     (or a d = -1 entry with a minus infinity) with a band value, so the sum stays below any score.
+// Other staged entries are only read for cells outside the band, which are not stored.
 
 constexpr int kStageUnroll = 8;  // 16-byte loads in flight per thread while staging
 
 // ---- double reduction -----------------------------------------------------------------------------
 
-template <class Cell, bool kOldB>
+template <class Cell>
 __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b, int d1, const std::int64_t* prefix) {
   using C = Cells<Cell>;
   using Word = typename C::Word;
+  using Eight = typename C::Eight;
   extern __shared__ __align__(16) unsigned char smem[];
   const SlabTile st = slab_tile(b, prefix, kT);
   const PairDesc& pd = st.pd;
   const int i1 = st.i1, i0 = st.i0;
   const int j1 = i1 + d1;
   const int l2 = pd.l2, m = pd.m, stride = pd.stride;
-  const int nd = band_blocks(l2), rows = staged(l2), rl = b_row<kOldB>(l2);
-  Cell* const cs = reinterpret_cast<Cell*>(smem);  // [d2][i2 - i0]
-  Cell* const as = cs + l2 * kT;                    // [k2 - i0][i2 - i0]: A(i2, k2)
-  Cell* const bs = as + rows * kT;                  // b_at<kOldB>(k - i0, j2 - i0): B(k, j2)
+  const int nd = band_blocks(l2), rows = staged(l2), rl = b_row(l2);
+  Cell* const as = reinterpret_cast<Cell*>(smem);  // a_at(k2 - i0, i2 - i0): A(i2, k2)
+  Cell* const bs = as + a_cells(l2);                // b_at(k - i0, j2 - i0, rl): B(k, j2)
+  Cell* const cs = as;                              // [d2][i2 - i0], before and after the k1 loop
   Cell* const f = static_cast<Cell*>(b.f);
   const Cell* const s = static_cast<const Cell*>(b.s);
   const std::uint8_t* const x = b.codes + pd.x;
@@ -83,7 +84,17 @@ __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b
   const int tid = threadIdx.x;
   const Cell neg = static_cast<Cell>(C::kNeg);
 
-  // The tile's cells: the base case (d1 = 0), or 0 and term 6.
+  // This thread's micro-tiles: slot (alpha, q) owns the band offsets delta = q and nd - q (one when
+  // they coincide), so that every owning thread runs the same number of k2 steps.
+  const int pairs_per_col = nd / 2 + 1;
+  const int slots = (kT / kMt) * pairs_per_col;
+  const bool owner = tid < slots;
+  const int alpha = tid % (kT / kMt), q = tid / (kT / kMt);
+  const int ar = alpha * kMt;
+  const int br0 = (alpha + q) * kMt, br1 = (alpha + nd - q) * kMt;  // first j2 of the two micro-tiles
+  const bool second = owner && nd - q != q;
+
+  // The tile's cells: the base case (d1 = 0), or 0 and term 6, staged in cs, then into registers.
   {
     const Cell* inner = (d1 > kMinLoop) ? slab_ptr(f, pd, i1 + 1, d1 - 2) : nullptr;
     const int wx = (d1 > kMinLoop) ? b.table.at(x[i1], x[j1]) : 0;
@@ -99,15 +110,29 @@ __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b
       cs[e] = static_cast<Cell>(v);
     }
   }
-  // Minus infinity on the diagonals next to the band, once.
-  for (int e = tid; e < 16 * rows; e += kThreads1) {
+  __syncthreads();
+  Eight acc[2][kMt];
+  auto cell_of = [&](int br, int r, int c) {  // the tile value of micro-tile cell (r, c), or minus infinity
+    const int d2 = br + c - (ar + r);
+    return (d2 >= 0 && d2 < l2) ? static_cast<int>(cs[d2 * kT + ar + r]) : C::kNeg;
+  };
+  if (owner) {
+#pragma unroll
+    for (int r = 0; r < kMt; ++r)
+#pragma unroll
+      for (int c = 0; c < kMt; ++c) {
+        C::set(acc[0][r], c, cell_of(br0, r, c));
+        C::set(acc[1][r], c, second ? cell_of(br1, r, c) : C::kNeg);
+      }
+  }
+  __syncthreads();
+  // Minus infinity on the diagonals next to the band, once (d = -1 is rewritten for every k1).
+  for (int e = tid; e < 16 * (rows + 1); e += kThreads1) {
     const int k = e / 16, t = e % 16, d = t < 8 ? t - 8 : l2 + t - 8;
-    if (k < kT && k + d >= 0 && k + d < rows) as[(k + d) * kT + k] = neg;
-    bs[b_at<kOldB>(k, k + d, rl)] = neg;
+    if (k < kT && k + d >= -1 && k + d < rows) as[a_at(k + d, k)] = neg;
+    bs[b_at(k, k + d, rl)] = neg;
   }
 
-  const int pairs_per_col = nd / 2 + 1;  // slots per micro-tile column: (delta, nd - delta) pairs
-  const int slots = (kT / kMt) * pairs_per_col;
   const int a_items = l2 * (kT / 8), items = a_items + l2 * (rows / 8);  // 8-cell row pieces to stage
   for (int k1 = i1; k1 < j1; ++k1) {
     __syncthreads();
@@ -140,54 +165,58 @@ __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b
           const int c = c0 + k;
           const Cell v = (i0 + c + d < m) ? piece[u].v[k] : neg;
           if (is_a) {
-            if (c + d < rows) as[(c + d) * kT + c] = v;
+            if (c + d < rows) as[a_at(c + d, c)] = v;
           } else {
-            bs[b_at<kOldB>(c, c + d, rl)] = v;
+            bs[b_at(c, c + d, rl)] = v;
           }
         }
       }
     }
+    // The d = -1 diagonals: S1(i1, k1) in A, S1(k1 + 1, j1) in B (terms 3 and 2).
+    {
+      const Cell sbv = s[pd.s1 + static_cast<std::int64_t>(k1 - i1) * pd.stride1 + i1];       // S1(i1, k1)
+      const Cell sa = s[pd.s1 + static_cast<std::int64_t>(j1 - k1 - 1) * pd.stride1 + k1 + 1];  // S1(k1+1, j1)
+      for (int k = tid; k <= rows; k += kThreads1) {
+        if (k < kT) as[a_at(k - 1, k)] = sbv;
+        bs[b_at(k, k - 1, rl)] = sa;
+      }
+    }
     __syncthreads();
-    const int sa = s[pd.s1 + static_cast<std::int64_t>(j1 - k1 - 1) * pd.stride1 + k1 + 1];  // S1(k1+1, j1)
-    const int sbv = s[pd.s1 + static_cast<std::int64_t>(k1 - i1) * pd.stride1 + i1];       // S1(i1, k1)
-    for (int slot = tid; slot < slots; slot += kThreads1) {
-      const int alpha = slot % (kT / kMt), q = slot / (kT / kMt);
+    if (owner) {
+#pragma unroll
       for (int half = 0; half < 2; ++half) {
-        const int delta = half == 0 ? q : nd - q;
-        if (half == 1 && delta == q) break;
-        const int ar = alpha * kMt, br = (alpha + delta) * kMt;  // first i2 and j2 (tile-relative)
-        Word acc[kMt][C::kWords];
-#pragma unroll
-        for (int r = 0; r < kMt; ++r)
-#pragma unroll
-          for (int c = 0; c < kMt; ++c) {
-            const int d2 = br + c - (ar + r);
-            C::set(acc[r], c, (d2 >= 0 && d2 < l2) ? static_cast<int>(cs[d2 * kT + ar + r]) : C::kNeg);
-          }
-        const int kend = br + kMt - 1;  // k2 < j2 <= br + 7
+        if (half == 1 && !second) break;
+        const int br = half == 0 ? br0 : br1;
+        const int kend = br + kMt;  // k2 <= j2 <= br + 7
 #pragma unroll 2
-        for (int k2 = ar; k2 < kend; ++k2) {
-          const typename C::Eight av = C::load8(as + k2 * kT + ar);
-          const typename C::Eight bv = C::load8(bs + b_at<kOldB>(k2 + 1, br, rl));
+        for (int k2 = ar - 1; k2 < kend; ++k2) {
+          const Eight av = C::load8(as + a_at(k2, ar));
+          const Eight bv = C::load8(bs + b_at(k2 + 1, br, rl));
 #pragma unroll
           for (int r = 0; r < kMt; ++r) {
             const Word aw = C::splat(av, r);
 #pragma unroll
-            for (int w = 0; w < C::kWords; ++w) acc[r][w] = C::addmax(aw, C::word(bv, w), acc[r][w]);
+            for (int w = 0; w < C::kWords; ++w)
+              C::set_word(acc[half][r], w, C::addmax(aw, C::word(bv, w), C::word(acc[half][r], w)));
           }
         }
-#pragma unroll
-        for (int r = 0; r < kMt; ++r)
-#pragma unroll
-          for (int c = 0; c < kMt; ++c) {
-            const int i2r = ar + r, j2r = br + c, d2 = j2r - i2r;
-            if (d2 < 0 || d2 >= l2) continue;
-            int v = C::get(acc[r], c);
-            v = imax(v, static_cast<int>(as[j2r * kT + i2r]) + sa);          // term 2: F(i1, k1, i2, j2) + S1
-            v = imax(v, static_cast<int>(bs[b_at<kOldB>(i2r, j2r, rl)]) + sbv);     // term 3: S1 + F(k1+1, j1, i2, j2)
-            cs[d2 * kT + i2r] = static_cast<Cell>(v);
-          }
       }
+    }
+  }
+  // Cells back through cs, then coalesced to the slab.
+  __syncthreads();
+  if (owner) {
+#pragma unroll
+    for (int half = 0; half < 2; ++half) {
+      if (half == 1 && !second) break;
+      const int br = half == 0 ? br0 : br1;
+#pragma unroll
+      for (int r = 0; r < kMt; ++r)
+#pragma unroll
+        for (int c = 0; c < kMt; ++c) {
+          const int d2 = br + c - (ar + r);
+          if (d2 >= 0 && d2 < l2) cs[d2 * kT + ar + r] = static_cast<Cell>(C::get(acc[half][r], c));
+        }
     }
   }
   __syncthreads();
@@ -304,8 +333,7 @@ __global__ void __launch_bounds__(kThreadsSite) sites_kernel(BatchView b, SiteOu
 
 std::size_t double_reduction_bytes(int l2, int cell) {
   const std::size_t rows = static_cast<std::size_t>(staged(l2));
-  return (static_cast<std::size_t>(l2) * kT + rows * kT + static_cast<std::size_t>(b_cells<true>(l2) > b_cells<false>(l2) ? b_cells<true>(l2) : b_cells<false>(l2))) *
-         static_cast<std::size_t>(cell);
+  return (static_cast<std::size_t>(a_cells(l2)) + static_cast<std::size_t>(b_cells(l2))) * static_cast<std::size_t>(cell);
 }
 std::size_t single_bytes(int l, int cell) {
   return static_cast<std::size_t>(l) * static_cast<std::size_t>(kSingleT + l - 1) * static_cast<std::size_t>(cell);
@@ -347,13 +375,8 @@ void launch_double_reduction(const BatchView& b, int d1, const std::int64_t* pre
   if (items == 0) return;
   by_cell(b.wide, [&](auto cell) {
     using Cell = decltype(cell);
-    static const bool old_b = std::getenv("SCREEN_BPMAX_OLD_B") != nullptr;
-    if (old_b)
-      launch(double_reduction_kernel<Cell, true>, items, kThreads1, double_reduction_bytes(b.max_l2, sizeof(Cell)), stream, b,
-             d1, prefix);
-    else
-      launch(double_reduction_kernel<Cell, false>, items, kThreads1, double_reduction_bytes(b.max_l2, sizeof(Cell)), stream, b,
-             d1, prefix);
+    launch(double_reduction_kernel<Cell>, items, kThreads1, double_reduction_bytes(b.max_l2, sizeof(Cell)), stream, b,
+           d1, prefix);
   });
 }
 
