@@ -16,6 +16,8 @@
 // Single-strand tables (S1 of the query, S2 of z): one block owns kSingleT columns and recomputes, in
 // shared memory, the columns up to kSingleT + L - 2 to their right, row d after row d (Nussinov's
 // recurrence), and writes its own columns.
+#include <cstdlib>
+
 #include "kernels/bpmax/bpmax_device.cuh"
 
 namespace screen::kernels::bpmax {
@@ -58,11 +60,10 @@ __host__ __device__ constexpr int b_cells(int l2) { return (staged(l2) + 1) * (b
 //     (or a d = -1 entry with a minus infinity) with a band value, so the sum stays below any score.
 // Other staged entries are only read for cells outside the band, which are not stored.
 
-constexpr int kStageUnroll = 8;  // 16-byte loads in flight per thread while staging
 
 // ---- double reduction -----------------------------------------------------------------------------
 
-template <class Cell>
+template <class Cell, int kStageUnroll>  // kStageUnroll: 16-byte loads in flight per thread while staging
 __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b, int d1, const std::int64_t* prefix) {
   using C = Cells<Cell>;
   using Word = typename C::Word;
@@ -133,42 +134,48 @@ __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b
     bs[b_at(k, k + d, rl)] = neg;
   }
 
-  const int a_items = l2 * (kT / 8), items = a_items + l2 * (rows / 8);  // 8-cell row pieces to stage
+  const int a_items = l2 * (kT / 8);  // 8-cell row pieces of A to stage
   for (int k1 = i1; k1 < j1; ++k1) {
     __syncthreads();
     const Cell* a = slab_ptr(f, pd, i1, k1 - i1);
     const Cell* bb = slab_ptr(f, pd, k1 + 1, j1 - k1 - 1);
     // The band: 8-cell pieces of the slabs' rows, 16-byte loads, kStageUnroll in flight. A's pieces go
-    // to consecutive threads along the row (coalesced); B's along d, because the banded B rows of the
-    // pieces of one slab row all start in the same shared-memory bank (a 32-way conflict otherwise).
-    for (int e0 = tid; e0 < items; e0 += kThreads1 * kStageUnroll) {
+    // to consecutive threads along the row (coalesced; 8 pieces per row); B's along d (a thread keeps
+    // its rows d and walks the pieces), because the banded B rows of the pieces of one slab row all
+    // start in the same shared-memory bank (a 32-way conflict otherwise).
+    for (int e0 = tid; e0 < a_items; e0 += kThreads1 * kStageUnroll) {
       Row8<Cell> piece[kStageUnroll];
 #pragma unroll
       for (int u = 0; u < kStageUnroll; ++u) {
-        const int e = e0 + u * kThreads1;
-        if (e >= items) break;
-        const bool is_a = e < a_items;
-        const int r = is_a ? e : e - a_items;
-        const int d = is_a ? r / (kT / 8) : r % l2, c = (is_a ? r % (kT / 8) : r / l2) * 8, g = i0 + c;
-        if (g + d < m && g < stride)
-          piece[u] = load_row8((is_a ? a : bb) + static_cast<std::int64_t>(d) * stride + g);
+        const int e = e0 + u * kThreads1, d = e >> 3, g = i0 + (e & 7) * 8;
+        if (e < a_items && g + d < m && g < stride) piece[u] = load_row8(a + static_cast<std::int64_t>(d) * stride + g);
       }
 #pragma unroll
       for (int u = 0; u < kStageUnroll; ++u) {
-        const int e = e0 + u * kThreads1;
-        if (e >= items) break;
-        const bool is_a = e < a_items;
-        const int r = is_a ? e : e - a_items;
-        const int d = is_a ? r / (kT / 8) : r % l2, c0 = (is_a ? r % (kT / 8) : r / l2) * 8;
+        const int e = e0 + u * kThreads1, d = e >> 3, c0 = (e & 7) * 8;
+        if (e >= a_items) break;
 #pragma unroll
         for (int k = 0; k < 8; ++k) {
           const int c = c0 + k;
-          const Cell v = (i0 + c + d < m) ? piece[u].v[k] : neg;
-          if (is_a) {
-            if (c + d < rows) as[a_at(c + d, c)] = v;
-          } else {
-            bs[b_at(c, c + d, rl)] = v;
-          }
+          if (c + d < rows) as[a_at(c + d, c)] = (i0 + c + d < m) ? piece[u].v[k] : neg;
+        }
+      }
+    }
+    for (int d = tid; d < l2; d += kThreads1) {
+      const Cell* const brow = bb + static_cast<std::int64_t>(d) * stride + i0;
+      for (int p0 = 0; p0 < rows / 8; p0 += kStageUnroll) {
+        Row8<Cell> piece[kStageUnroll];
+#pragma unroll
+        for (int u = 0; u < kStageUnroll; ++u) {
+          const int c0 = (p0 + u) * 8;
+          if (p0 + u < rows / 8 && i0 + c0 + d < m && i0 + c0 < stride) piece[u] = load_row8(brow + c0);
+        }
+#pragma unroll
+        for (int u = 0; u < kStageUnroll; ++u) {
+          const int c0 = (p0 + u) * 8;
+          if (p0 + u >= rows / 8) break;
+#pragma unroll
+          for (int k = 0; k < 8; ++k) bs[b_at(c0 + k, c0 + k + d, rl)] = (i0 + c0 + k + d < m) ? piece[u].v[k] : neg;
         }
       }
     }
@@ -375,8 +382,14 @@ void launch_double_reduction(const BatchView& b, int d1, const std::int64_t* pre
   if (items == 0) return;
   by_cell(b.wide, [&](auto cell) {
     using Cell = decltype(cell);
-    launch(double_reduction_kernel<Cell>, items, kThreads1, double_reduction_bytes(b.max_l2, sizeof(Cell)), stream, b,
-           d1, prefix);
+    static const int depth = std::getenv("SCREEN_BPMAX_DEPTH") ? std::atoi(std::getenv("SCREEN_BPMAX_DEPTH")) : 8;
+    const std::size_t bytes = double_reduction_bytes(b.max_l2, sizeof(Cell));
+    if (depth == 16)
+      launch(double_reduction_kernel<Cell, 16>, items, kThreads1, bytes, stream, b, d1, prefix);
+    else if (depth == 32)
+      launch(double_reduction_kernel<Cell, 32>, items, kThreads1, bytes, stream, b, d1, prefix);
+    else
+      launch(double_reduction_kernel<Cell, 8>, items, kThreads1, bytes, stream, b, d1, prefix);
   });
 }
 
