@@ -9,15 +9,14 @@
 // uniform k2 loop: per k2, 8 values of A (splatted into both halves of a word) against 8 values of B,
 // 32 (16-bit, __viaddmax_s16x2) or 64 (32-bit, __viaddmax_s32) fused add-max instructions. Micro-tiles
 // are paired (band offsets delta and D - delta) so that every thread does the same number of steps.
-// The tile's cells live in shared memory between k1 steps; terms 2 and 3 use the same staged values.
+// A thread keeps its micro-tiles' cells in registers across all k1; terms 2 and 3 come out of the same
+// k2 loop through the diagonal d = -1 of the staged A and B (see below).
 //
 // Patch-up (terms 4, 5 and 7): bpmax_patch_up.cu.
 //
 // Single-strand tables (S1 of the query, S2 of z): one block owns kSingleT columns and recomputes, in
 // shared memory, the columns up to kSingleT + L - 2 to their right, row d after row d (Nussinov's
 // recurrence), and writes its own columns.
-#include <cstdlib>
-
 #include "kernels/bpmax/bpmax_device.cuh"
 
 namespace screen::kernels::bpmax {
@@ -60,10 +59,12 @@ __host__ __device__ constexpr int b_cells(int l2) { return (staged(l2) + 1) * (b
 //     (or a d = -1 entry with a minus infinity) with a band value, so the sum stays below any score.
 // Other staged entries are only read for cells outside the band, which are not stored.
 
+constexpr int kStageUnroll = 8;  // 16-byte loads in flight per thread while staging (16 and 32: no faster)
+
 
 // ---- double reduction -----------------------------------------------------------------------------
 
-template <class Cell, int kStageUnroll>  // kStageUnroll: 16-byte loads in flight per thread while staging
+template <class Cell>
 __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b, int d1, const std::int64_t* prefix) {
   using C = Cells<Cell>;
   using Word = typename C::Word;
@@ -234,33 +235,26 @@ __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b
   }
 }
 
-// ---- patch-up and single tables -------------------------------------------------------------------
+// ---- single tables ---------------------------------------------------------------------------------
 
-// Rows 1 .. l-1 of a table window held in shared memory (row d, column c: the interval of
-// length d + 1 starting at column c of the window, width `width`), in place:
-//   with_c:  t[d][c] = max(t[d][c], t[o][c] + s2[d-o-1][c+o+1], s2[o][c] + t[d-o-1][c+o+1],
-//                          w(z_c, z_{c+d}) + t[d-2][c+1] when d > kMinLoop)            (terms 4, 5, 7)
-//   single:  t[d][c] = max(t[d][c], t[o][c] + t[d-o-1][c+o+1], w(...) + t[d-2][c+1])  (Nussinov)
+// Rows 1 .. l-1 of a single-strand table window held in shared memory (row d, column c: the interval of
+// length d + 1 starting at column c of the window, width `width`), in place (Nussinov, min_loop kMinLoop):
+//   t[d][c] = max(t[o][c] + t[d-o-1][c+o+1] for o < d, w(c, c + d) + t[d-2][c+1] when d > kMinLoop).
 // Column c is exact when c + d < width (all its sub-intervals are in the window).
-template <class Cell, bool kWithS2>
-__device__ void fill_window(Cell* t, const Cell* s2, int l, int width, const std::uint8_t* codes, int c0,
-                            int len, const PairTable& table, int nthreads) {
+template <class Cell>
+__device__ void fill_window(Cell* t, int l, int width, const std::uint8_t* codes, int c0, int len,
+                            const PairTable& table, int nthreads) {
   for (int d = 1; d < l; ++d) {
     for (int c = threadIdx.x; c + d < width; c += nthreads) {
-      // Two independent max chains (the two terms, or even and odd splits) for instruction-level
-      // parallelism.
+      // Two independent max chains (even and odd splits) for instruction-level parallelism.
       int v = t[d * width + c], u = v;
 #pragma unroll 4
       for (int o = 0; o < d; ++o) {
         const int left = o * width + c, right = (d - o - 1) * width + c + o + 1;
-        if (kWithS2) {
-          v = __viaddmax_s32(t[left], s2[right], v);
-          u = __viaddmax_s32(s2[left], t[right], u);
-        } else if (o & 1) {
+        if (o & 1)
           u = __viaddmax_s32(t[left], t[right], u);
-        } else {
+        else
           v = __viaddmax_s32(t[left], t[right], v);
-        }
       }
       v = imax(v, u);
       if (d > kMinLoop) {
@@ -291,7 +285,7 @@ __global__ void __launch_bounds__(kThreadsSingle) single_tables_kernel(BatchView
   Cell* const t = reinterpret_cast<Cell*>(smem);
   for (int e = threadIdx.x; e < l * width; e += kThreadsSingle) t[e] = 0;
   __syncthreads();
-  fill_window<Cell, false>(t, nullptr, l, width, codes, i0, len, b.table, kThreadsSingle);
+  fill_window<Cell>(t, l, width, codes, i0, len, b.table, kThreadsSingle);
   Cell* out = static_cast<Cell*>(b.s) + (target ? pd.s2 : pd.s1);
   for (int e = threadIdx.x; e < l * kSingleT; e += kThreadsSingle) {
     const int d = e / kSingleT, c = e % kSingleT, g = i0 + c;
@@ -382,14 +376,8 @@ void launch_double_reduction(const BatchView& b, int d1, const std::int64_t* pre
   if (items == 0) return;
   by_cell(b.wide, [&](auto cell) {
     using Cell = decltype(cell);
-    static const int depth = std::getenv("SCREEN_BPMAX_DEPTH") ? std::atoi(std::getenv("SCREEN_BPMAX_DEPTH")) : 8;
-    const std::size_t bytes = double_reduction_bytes(b.max_l2, sizeof(Cell));
-    if (depth == 16)
-      launch(double_reduction_kernel<Cell, 16>, items, kThreads1, bytes, stream, b, d1, prefix);
-    else if (depth == 32)
-      launch(double_reduction_kernel<Cell, 32>, items, kThreads1, bytes, stream, b, d1, prefix);
-    else
-      launch(double_reduction_kernel<Cell, 8>, items, kThreads1, bytes, stream, b, d1, prefix);
+    launch(double_reduction_kernel<Cell>, items, kThreads1, double_reduction_bytes(b.max_l2, sizeof(Cell)), stream, b,
+           d1, prefix);
   });
 }
 
