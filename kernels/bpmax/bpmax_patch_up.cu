@@ -37,7 +37,7 @@ namespace {
 
 constexpr int kPatchT = 64;         // output columns (interval starts) per block
 constexpr int kPatchThreads = 288;  // one thread per tile for windows up to L2 = 129 (272 tiles at 128)
-constexpr int kPatchThreadsMax = 512;
+constexpr int kPatchThreadsMax = 544;  // every window whose tables fit in shared memory (16-bit: L2 <= 201)
 
 // Window geometry of one pair (target window l2).
 struct PatchGeometry {

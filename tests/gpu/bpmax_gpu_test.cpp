@@ -1,6 +1,7 @@
 // BPMax on the GPU (lib/stages/bpmax/cuda.hpp) against the CPU paths: the public vectors
 // unwindowed, many random pairs of mixed lengths with many window settings in single batches (16-
-// and 32-bit cells), a long windowed target, and pairs routed to the CPU by the memory budget.
+// and 32-bit cells), a long windowed target, wide target windows, and pairs routed to the CPU by the
+// memory budget.
 // Scores, sites, optional fields and tracebacks must be identical.
 #include <gtest/gtest.h>
 
@@ -114,6 +115,27 @@ TEST(BpmaxGpu, LongWindowedTargetEqualsTheCpu) {
   const auto got = interact_pairs_gpu(pairs, p, TracebackMode::all());
   const auto want = interact_pairs(pairs, p, TracebackMode::all(), Method::cpu);
   for (std::size_t k = 0; k < pairs.size(); ++k) expect_same_site(want[k].site, got[k].site, std::to_string(k));
+}
+
+// Target windows above 129 (the patch-up's 544-thread form) up to the largest whose 16-bit tables
+// fit in shared memory: all on the GPU, equal to the CPU path.
+TEST(BpmaxGpu, WideTargetWindowsRunOnTheGpuAndEqualTheCpu) {
+  SCREEN_REQUIRE_GPU();
+  std::mt19937 rng(13);
+  std::vector<Case> cases{{test::codes(test::random_letters(rng, 23)), test::codes(test::random_letters(rng, 200))},
+                          {test::codes(test::random_letters(rng, 18)), test::codes(test::random_letters(rng, 150))},
+                          {test::codes(test::random_letters(rng, 21)), test::codes(test::random_letters(rng, 131))}};
+  const auto pairs = inputs(cases);
+  for (int w2 : {0, 180}) {
+    Params p;
+    p.target_window = w2;
+    GpuStats stats;
+    const auto got = interact_pairs_gpu(pairs, p, TracebackMode::all(), GpuOptions{}, &stats);
+    const auto want = interact_pairs(pairs, p, TracebackMode::all(), Method::cpu);
+    for (std::size_t k = 0; k < pairs.size(); ++k)
+      expect_same_site(want[k].site, got[k].site, "W2 " + std::to_string(w2) + " pair " + std::to_string(k));
+    EXPECT_EQ(stats.gpu_pairs, pairs.size()) << "W2 " << w2;
+  }
 }
 
 // A memory cap that holds only the smaller tables: those are cut into several GPU batches, the larger
