@@ -119,6 +119,17 @@ struct Cells<std::int32_t> {
 
 __device__ __forceinline__ int imax(int a, int b) { return a > b ? a : b; }
 
+// One row of a micro-tile takes a max-plus step: row(c) = max(row(c), a + b(c)) for its 8 cells, with
+// `a` already in both halves of a word (16-bit) or a cell (32-bit). The update every tile product of
+// the double reduction and the patch-up is built from.
+template <class Cell>
+__device__ __forceinline__ void add_row(typename Cells<Cell>::Eight& row, typename Cells<Cell>::Word a,
+                                        const typename Cells<Cell>::Eight& b) {
+  using C = Cells<Cell>;
+#pragma unroll
+  for (int w = 0; w < C::kWords; ++w) C::set_word(row, w, C::addmax(a, C::word(b, w), C::word(row, w)));
+}
+
 // The pair p whose items [prefix[p], prefix[p+1]) hold `item` (pairs with no items are skipped).
 __device__ inline int find_pair(const std::int64_t* prefix, int npairs, std::int64_t item) {
   int lo = 0, hi = npairs;

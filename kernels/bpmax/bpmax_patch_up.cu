@@ -69,18 +69,13 @@ __device__ __forceinline__ void tile_product(typename Cells<Cell>::Eight (&acc)[
   for (int kk = 0; kk < 8; ++kk) {
     const typename C::Eight bv = C::load8(right + kk * right_stride);
 #pragma unroll
-    for (int r = 0; r < 8; ++r) {
-      const typename C::Word aw = C::splat(left[r], kk);
-#pragma unroll
-      for (int w = 0; w < C::kWords; ++w) C::set_word(acc[r], w, C::addmax(aw, C::word(bv, w), C::word(acc[r], w)));
-    }
+    for (int r = 0; r < 8; ++r) add_row<Cell>(acc[r], C::splat(left[r], kk), bv);
   }
 }
 
 template <class Cell, int kThreads, int kMinBlocks>
 __global__ void __launch_bounds__(kThreads, kMinBlocks) patch_up_kernel(BatchView b, int d1, const std::int64_t* prefix) {
   using C = Cells<Cell>;
-  using Word = typename C::Word;
   using Eight = typename C::Eight;
   extern __shared__ __align__(16) unsigned char smem[];
   const SlabTile st = slab_tile(b, prefix, kPatchT);
@@ -166,12 +161,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) patch_up_kernel(BatchVie
         const int i = ib + r;
         const Eight s5 = C::load8(s + g.at(i, ib));  // S2(i, k), k = ib .. ib + 7
 #pragma unroll
-        for (int r2 = r + 1; r2 < 8; ++r2) {  // term 5, k + 1 = ib + r2
-          const Word sw = C::splat(s5, r2 - 1);
-#pragma unroll
-          for (int w = 0; w < C::kWords; ++w)
-            C::set_word(acc[r], w, C::addmax(sw, C::word(acc[r2], w), C::word(acc[r], w)));
-        }
+        for (int r2 = r + 1; r2 < 8; ++r2) add_row<Cell>(acc[r], C::splat(s5, r2 - 1), acc[r2]);  // term 5, k + 1 = ib + r2
         {  // term 7: F(i + 1, j - 1) is the row below shifted right by one cell
           const Eight below = C::shift_in(C::load8(f + g.at(i + 1, jb - 8)), r < 7 ? acc[r < 7 ? r + 1 : 7]
                                                                                    : C::load8(f + g.at(i + 1, jb)));
@@ -186,12 +176,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) patch_up_kernel(BatchVie
 #pragma unroll
         for (int c = 0; c < 8; ++c) {  // final from the left; term 4 pushes
           if (!full && !valid(i, jb + c)) C::set(acc[r], c, C::kNeg);
-          if (c < 7) {
-            const Word v = C::splat_value(C::get(acc[r], c));
-#pragma unroll
-            for (int w = 0; w < C::kWords; ++w)
-              C::set_word(acc[r], w, C::addmax(v, C::word(s4[c], w), C::word(acc[r], w)));
-          }
+          if (c < 7) add_row<Cell>(acc[r], C::splat_value(C::get(acc[r], c)), s4[c]);
         }
         if (full) {
           C::store8(f + g.at(i, jb), acc[r]);

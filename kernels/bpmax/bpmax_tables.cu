@@ -67,7 +67,6 @@ constexpr int kStageUnroll = 8;  // 16-byte loads in flight per thread while sta
 template <class Cell>
 __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b, int d1, const std::int64_t* prefix) {
   using C = Cells<Cell>;
-  using Word = typename C::Word;
   using Eight = typename C::Eight;
   extern __shared__ __align__(16) unsigned char smem[];
   const SlabTile st = slab_tile(b, prefix, kT);
@@ -201,32 +200,24 @@ __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b
           const Eight av = C::load8(as + a_at(k2, ar));
           const Eight bv = C::load8(bs + b_at(k2 + 1, br, rl));
 #pragma unroll
-          for (int r = 0; r < kMt; ++r) {
-            const Word aw = C::splat(av, r);
-#pragma unroll
-            for (int w = 0; w < C::kWords; ++w)
-              C::set_word(acc[half][r], w, C::addmax(aw, C::word(bv, w), C::word(acc[half][r], w)));
-          }
+          for (int r = 0; r < kMt; ++r) add_row<Cell>(acc[half][r], C::splat(av, r), bv);
         }
       }
     }
   }
   // Cells back through cs, then coalesced to the slab.
   __syncthreads();
-  if (owner) {
+  auto store_tile = [&](const Eight (&tile)[kMt], int br) {
 #pragma unroll
-    for (int half = 0; half < 2; ++half) {
-      if (half == 1 && !second) break;
-      const int br = half == 0 ? br0 : br1;
+    for (int r = 0; r < kMt; ++r)
 #pragma unroll
-      for (int r = 0; r < kMt; ++r)
-#pragma unroll
-        for (int c = 0; c < kMt; ++c) {
-          const int d2 = br + c - (ar + r);
-          if (d2 >= 0 && d2 < l2) cs[d2 * kT + ar + r] = static_cast<Cell>(C::get(acc[half][r], c));
-        }
-    }
-  }
+      for (int c = 0; c < kMt; ++c) {
+        const int d2 = br + c - (ar + r);
+        if (d2 >= 0 && d2 < l2) cs[d2 * kT + ar + r] = static_cast<Cell>(C::get(tile[r], c));
+      }
+  };
+  if (owner) store_tile(acc[0], br0);
+  if (second) store_tile(acc[1], br1);
   __syncthreads();
   Cell* out = slab_ptr(f, pd, i1, d1);
   for (int e = tid; e < l2 * kT; e += kThreads1) {
