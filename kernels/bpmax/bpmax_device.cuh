@@ -181,6 +181,14 @@ __device__ __forceinline__ Row8<Cell> load_row8(const Cell* p) {
   for (int k = 0; k < static_cast<int>(sizeof(Cell) / 2); ++k) r.q[k] = __ldg(reinterpret_cast<const uint4*>(p) + k);
   return r;
 }
+// The same from shared memory (no read-only cache path).
+template <class Cell>
+__device__ __forceinline__ Row8<Cell> load_row8_shared(const Cell* p) {
+  Row8<Cell> r;
+#pragma unroll
+  for (int k = 0; k < static_cast<int>(sizeof(Cell) / 2); ++k) r.q[k] = reinterpret_cast<const uint4*>(p)[k];
+  return r;
+}
 template <class Cell>
 __device__ __forceinline__ void store_row8(Cell* p, const Row8<Cell>& r) {
 #pragma unroll

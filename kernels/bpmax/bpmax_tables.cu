@@ -59,7 +59,6 @@ __host__ __device__ constexpr int b_cells(int l2) { return (staged(l2) + 1) * (b
 //     (or a d = -1 entry with a minus infinity) with a band value, so the sum stays below any score.
 // Other staged entries are only read for cells outside the band, which are not stored.
 
-constexpr int kStageUnroll = 8;  // 16-byte loads in flight per thread while staging (16 and 32: no faster)
 
 
 // ---- double reduction -----------------------------------------------------------------------------
@@ -68,6 +67,9 @@ template <class Cell>
 __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b, int d1, const std::int64_t* prefix) {
   using C = Cells<Cell>;
   using Eight = typename C::Eight;
+  // 8-cell row pieces in flight per thread while staging: 8 of 16-bit cells (16 and 32: no faster), 4 of
+  // 32-bit cells (registers).
+  constexpr int kStageUnroll = 16 / static_cast<int>(sizeof(Cell));
   extern __shared__ __align__(16) unsigned char smem[];
   const SlabTile st = slab_tile(b, prefix, kT);
   const PairDesc& pd = st.pd;
@@ -95,20 +97,39 @@ __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b
   const int br0 = (alpha + q) * kMt, br1 = (alpha + nd - q) * kMt;  // first j2 of the two micro-tiles
   const bool second = owner && nd - q != q;
 
-  // The tile's cells: the base case (d1 = 0), or 0 and term 6, staged in cs, then into registers.
+  // The tile's cells: the base case (d1 = 0), or 0 and term 6, staged in cs (8-cell row pieces, 16-byte
+  // loads and stores, kStageUnroll in flight), then into registers.
   {
     const Cell* inner = (d1 > kMinLoop) ? slab_ptr(f, pd, i1 + 1, d1 - 2) : nullptr;
     const int wx = (d1 > kMinLoop) ? b.table.at(x[i1], x[j1]) : 0;
-    for (int e = tid; e < l2 * kT; e += kThreads1) {
-      const int d2 = e / kT, i2 = i0 + e % kT;
-      int v = 0;
-      if (i2 + d2 < m) {
-        if (d1 == 0)
-          v = d2 == 0 ? b.table.at(x[i1], z[i2]) : 0;
-        else if (inner)
-          v = imax(0, wx + inner[static_cast<std::int64_t>(d2) * stride + i2]);
+    const int pieces = l2 * (kT / 8);
+    for (int e0 = tid; e0 < pieces; e0 += kThreads1 * kStageUnroll) {
+      Row8<Cell> piece[kStageUnroll];
+#pragma unroll
+      for (int u = 0; u < kStageUnroll; ++u) {
+        const int e = e0 + u * kThreads1, d2 = e >> 3, g = i0 + (e & 7) * 8;
+        if (inner && e < pieces && g + d2 < m && g < stride)
+          piece[u] = load_row8(inner + static_cast<std::int64_t>(d2) * stride + g);
       }
-      cs[e] = static_cast<Cell>(v);
+#pragma unroll
+      for (int u = 0; u < kStageUnroll; ++u) {
+        const int e = e0 + u * kThreads1, d2 = e >> 3, c0 = (e & 7) * 8;
+        if (e >= pieces) break;
+        Row8<Cell> out;
+#pragma unroll
+        for (int k = 0; k < 8; ++k) {
+          const int i2 = i0 + c0 + k;
+          int v = 0;
+          if (i2 + d2 < m) {
+            if (d1 == 0)
+              v = d2 == 0 ? b.table.at(x[i1], z[i2]) : 0;
+            else if (inner)
+              v = imax(0, wx + piece[u].v[k]);
+          }
+          out.v[k] = static_cast<Cell>(v);
+        }
+        store_row8(cs + d2 * kT + c0, out);
+      }
     }
   }
   __syncthreads();
@@ -220,9 +241,18 @@ __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b
   if (second) store_tile(acc[1], br1);
   __syncthreads();
   Cell* out = slab_ptr(f, pd, i1, d1);
-  for (int e = tid; e < l2 * kT; e += kThreads1) {
-    const int d2 = e / kT, i2 = i0 + e % kT;
-    if (i2 + d2 < m) out[static_cast<std::int64_t>(d2) * stride + i2] = cs[e];
+  for (int e = tid; e < l2 * (kT / 8); e += kThreads1) {
+    const int d2 = e >> 3, c0 = (e & 7) * 8, g = i0 + c0;
+    if (g + d2 >= m || g >= stride) continue;
+    const Row8<Cell> piece = load_row8_shared(cs + d2 * kT + c0);
+    Cell* const to = out + static_cast<std::int64_t>(d2) * stride + g;
+    if (g + 7 + d2 < m) {
+      store_row8(to, piece);
+    } else {
+#pragma unroll
+      for (int k = 0; k < 8; ++k)
+        if (g + k + d2 < m) to[k] = piece.v[k];
+    }
   }
 }
 
