@@ -150,9 +150,8 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) patch_up_kernel(BatchVie
       // term 4 (F(i, k) + S2(k + 1, j), k its column) into the whole row (S2 is minus infinity below its
       // band, so the push leaves the cells to its left unchanged).
       const bool full = delta >= 1 && jb + 7 - ib < l2 && jb + 7 < g.w && i0 + jb + 7 < m;  // all cells valid
-      Eight s4[7];  // S2(k + 1, j) of the in-tile term 4: rows jb + 1 .. jb + 7, columns jb .. jb + 7
-#pragma unroll
-      for (int k = 0; k < 7; ++k) s4[k] = C::load8(s + g.at(jb + k + 1, jb));
+      // S2(k + 1, j) of the in-tile term 4, k = jb + c: row jb + c + 1, columns jb .. jb + 7 (read where
+      // used: holding all seven in registers made the kernel spill in its product loop).
       int zj[8];  // codes of the tile's columns (0 beyond the target)
 #pragma unroll
       for (int c = 0; c < 8; ++c) zj[c] = i0 + jb + c < m ? z[i0 + jb + c] : 0;
@@ -176,7 +175,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) patch_up_kernel(BatchVie
 #pragma unroll
         for (int c = 0; c < 8; ++c) {  // final from the left; term 4 pushes
           if (!full && !valid(i, jb + c)) C::set(acc[r], c, C::kNeg);
-          if (c < 7) add_row<Cell>(acc[r], C::splat_value(C::get(acc[r], c)), s4[c]);
+          if (c < 7) add_row<Cell>(acc[r], C::splat_value(C::get(acc[r], c)), C::load8(s + g.at(jb + c + 1, jb)));
         }
         if (full) {
           C::store8(f + g.at(i, jb), acc[r]);
