@@ -14,8 +14,9 @@
 // delta = J - I runs from 0 to D (cells of the band j - i < L2). One thread owns one tile and keeps its
 // 64 cells in registers for the whole kernel. Stage s = 0 .. D:
 //   1. the threads of the tiles on diagonal s finish them: the terms whose k lies inside the tile
-//      itself (k in [8J, j) for term 4, k + 1 in (i, 8I + 8) for term 5) in dependency order (rows from
-//      the bottom, columns from the left), then term 7, and store the final cells in shared memory;
+//      itself (k in [8J, j) for term 4, k + 1 in (i, 8I + 8) for term 5) and term 7, in dependency order
+//      (rows from the bottom; terms 5 and 7 for a whole row at once, term 4 pushed from each cell, left
+//      to right, into the row), and store the final cells in shared memory;
 //   2. barrier;
 //   3. every tile further from the diagonal (delta > s) adds the two max-plus products that have just
 //      become final: term 4 with k in tile column I + s (F(I, I + s) times S2 rows), term 5 with k + 1 in
