@@ -38,8 +38,10 @@ int run_status(const std::string& output) {
   const engine::StatusReport r = engine::job_status(output);
   fmt::print("output:   {}\nmanifest: {}\n", output, r.manifest_path);
   fmt::print("shards:   {}/{} done\n", r.shards_done, r.shards_total);
-  fmt::print("units:    {}/{} done ({:.1f}%)\n", r.units_done, r.units_total,
+  fmt::print("units:    {}/{} done ({:.1f}%)", r.units_done, r.units_total,
              r.units_total ? 100.0 * static_cast<double>(r.units_done) / static_cast<double>(r.units_total) : 100.0);
+  if (r.units_checkpointed > 0) fmt::print(", {} more in checkpoints of unfinished shards", r.units_checkpointed);
+  fmt::print("\n");
   if (r.units_per_second > 0)
     fmt::print("rate:     {:.1f} units/s over {} of shard time\n", r.units_per_second, human_duration(r.wall_seconds));
   if (!r.pending.empty()) {

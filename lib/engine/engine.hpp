@@ -76,6 +76,9 @@ struct StatusReport {
   std::string manifest_path;
   std::size_t shards_total = 0, shards_done = 0;
   std::uint64_t units_total = 0, units_done = 0;
+  // Units of shards not done that their checkpoint chains hold (from the shard's first unit, segment
+  // after segment; read from the segments' attributes, verified only when the shard resumes).
+  std::uint64_t units_checkpointed = 0;
   double wall_seconds = 0;        // of the shards done (timing log)
   double units_per_second = 0;    // 0 when unknown
   double eta_seconds = -1;        // < 0 when unknown

@@ -10,6 +10,7 @@
 #include "engine/folder.hpp"
 #include "engine/results_spec.hpp"
 #include "engine/run_state.hpp"
+#include "store/checkpoint.hpp"
 #include "store/journal.hpp"
 #include "store/lock.hpp"
 #include "store/merge.hpp"
@@ -47,6 +48,26 @@ std::string merge_output(const manifest::Job& job, const std::string& command_li
   return results;
 }
 
+namespace {
+
+// The units of shard `sh` that its checkpoint chain covers: segments 0, 1, ... while each starts where
+// the one before ended (from the shard's first unit).
+std::uint64_t checkpointed_units(const std::string& output, const plan::Shard& sh) {
+  std::uint64_t next = sh.unit_begin;
+  std::uint64_t expected_sequence = 0;
+  for (const auto& [sequence, path] : list_checkpoints(output, sh.id)) {
+    std::uint64_t seq = 0, from = 0, to = 0;
+    if (sequence != expected_sequence || !store::read_checkpoint_span(path, seq, from, to) || seq != sequence ||
+        from != next || to <= from || to > sh.unit_end)
+      break;
+    next = to;
+    ++expected_sequence;
+  }
+  return next - sh.unit_begin;
+}
+
+}  // namespace
+
 StatusReport job_status(const std::string& output) {
   RunState s;
   if (!read_run_state(output, s)) throw InputError(fmt::format("{}: no run.info; is this a job's output?", output));
@@ -74,6 +95,7 @@ StatusReport job_status(const std::string& output) {
     } else {
       est_left += sh.cpu_core_seconds;
       r.pending.push_back(sh.id);
+      r.units_checkpointed += checkpointed_units(output, sh);
     }
   }
   if (r.wall_seconds > 0) {

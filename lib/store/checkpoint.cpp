@@ -115,4 +115,18 @@ bool read_checkpoint(const std::string& path, const CheckpointInfo& expected, Ch
   return false;
 }
 
+bool read_checkpoint_span(const std::string& path, std::uint64_t& sequence, std::uint64_t& from, std::uint64_t& to) {
+  try {
+    const h5::File f = h5::File::open(path);
+    if (!f.has_attribute("format") || f.get_string("format") != kFormat) return false;
+    if (f.get_int("checkpoint_version") != kCheckpointVersion) return false;
+    sequence = f.get_uint("sequence");
+    from = f.get_uint("from");
+    to = f.get_uint("to");
+    return true;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
 }  // namespace screen::store

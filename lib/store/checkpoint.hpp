@@ -49,4 +49,8 @@ struct CheckpointSegment {
 bool read_checkpoint(const std::string& path, const CheckpointInfo& expected, CheckpointSegment& out,
                      std::string& reason);
 
+// The segment's place and unit range only (its root attributes; the rows and checksum are not read or
+// checked), for progress reports. false (never throws) when the file is not a readable checkpoint.
+bool read_checkpoint_span(const std::string& path, std::uint64_t& sequence, std::uint64_t& from, std::uint64_t& to);
+
 }  // namespace screen::store

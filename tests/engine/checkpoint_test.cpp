@@ -118,6 +118,9 @@ TEST(Checkpoint, StoppedShardResumesAfterItsLastCheckpoint) {
   EXPECT_EQ(run_until_stopped(job, 17), 17u);
   EXPECT_EQ(count_checkpoints(job.output), 17u);
   EXPECT_TRUE(store::read_journal(job.output + "/journal").entries.empty());
+  const StatusReport stopped = job_status(job.output);
+  EXPECT_EQ(stopped.units_done, 0u);
+  EXPECT_EQ(stopped.units_checkpointed, 17u);  // status counts the checkpointed units of the stopped shard
 
   auto again = std::make_shared<FakeDevice>("fake again", 1);
   RunOptions o2 = opts();
@@ -129,6 +132,9 @@ TEST(Checkpoint, StoppedShardResumesAfterItsLastCheckpoint) {
   EXPECT_TRUE(s.merged);
   EXPECT_EQ(count_checkpoints(job.output), 0u);  // removed once the part is recorded
   expect_stage_rows_equal(store::ResultsReader(s.results).stage_rows(), reference);
+  const StatusReport finished = job_status(job.output);
+  EXPECT_EQ(finished.units_done, finished.units_total);
+  EXPECT_EQ(finished.units_checkpointed, 0u);
 }
 
 TEST(Checkpoint, DamagedSegmentIsIgnoredAndItsUnitsRecomputed) {
@@ -140,6 +146,10 @@ TEST(Checkpoint, DamagedSegmentIsIgnoredAndItsUnitsRecomputed) {
   const auto segments = list_checkpoints(job.output, 0);
   ASSERT_EQ(segments.size(), 12u);
   flip_bytes_in_the_middle(segments.at(5));  // segments 0-4 stay usable
+  // Status reads only the segments' attributes: it counts the chain up to the first segment it cannot
+  // read (at most all 12); the resume below verifies every segment.
+  EXPECT_LE(job_status(job.output).units_checkpointed, 12u);
+  EXPECT_GE(job_status(job.output).units_checkpointed, 5u);
 
   const RunSummary s = run_job(job, opts());
   EXPECT_EQ(s.units_resumed, 5u);
