@@ -10,10 +10,6 @@
 
 namespace screen::cluster {
 
-std::string shard_lock_path(const std::string& output, long long shard) {
-  return fmt::format("{}/.lock-shard-{}", output, shard);
-}
-
 LockProbe probe_lock(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) return LockProbe::free;  // never locked: the holder creates it

@@ -10,7 +10,4 @@ enum class LockProbe { held, free, unknown };  // unknown: /proc/locks cannot be
 
 LockProbe probe_lock(const std::string& path);
 
-// The lock file `screen run --shard K` holds while it runs shard K (lib/engine/shard_lock.hpp).
-std::string shard_lock_path(const std::string& output, long long shard);
-
 }  // namespace screen::cluster

@@ -7,6 +7,7 @@
 
 #include "cluster/lock_probe.hpp"
 #include "cluster/slurm.hpp"
+#include "engine/shard_lock.hpp"
 
 namespace screen::cluster {
 
@@ -83,7 +84,7 @@ ClusterStatus shard_states(const std::string& output, const engine::StatusReport
     if (!pending.count(id)) {
       s.state = ShardState::done;
     } else if ((q != queued.end() && is_active(q->second.state)) ||
-               probe_lock(shard_lock_path(output, id)) == LockProbe::held) {
+               probe_lock(engine::shard_lock_path(output, id)) == LockProbe::held) {
       s.state = ShardState::running;
     } else if (q != queued.end()) {
       s.state = ShardState::pending;  // queued, held, requeued, suspended

@@ -36,7 +36,7 @@ FileLock::~FileLock() {
 
 ShardLock::ShardLock(const std::string& output, std::int64_t shard)
     : output_(output + "/.lock", FileLock::Mode::shared, false),
-      shard_(output + fmt::format("/.lock-shard-{}", shard), FileLock::Mode::exclusive, false) {
+      shard_(shard_lock_path(output, shard), FileLock::Mode::exclusive, false) {
   if (!output_.locked())
     throw ConflictError(fmt::format("{}: a full `screen run` or `screen merge` holds the output folder", output));
   if (!shard_.locked())
@@ -44,5 +44,9 @@ ShardLock::ShardLock(const std::string& output, std::int64_t shard)
 }
 
 std::string journal_lock_path(const std::string& output) { return output + "/.lock-journal"; }
+
+std::string shard_lock_path(const std::string& output, std::int64_t shard) {
+  return fmt::format("{}/.lock-shard-{}", output, shard);
+}
 
 }  // namespace screen::engine

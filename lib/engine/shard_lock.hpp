@@ -36,5 +36,7 @@ class ShardLock {
 };
 
 std::string journal_lock_path(const std::string& output);
+// The file whose exclusive lock `screen run --shard K` holds while it runs shard K.
+std::string shard_lock_path(const std::string& output, std::int64_t shard);
 
 }  // namespace screen::engine

@@ -116,14 +116,14 @@ TEST(LockProbe, SeesAShardLockWithoutTakingIt) {
   TempDir dir;
   const std::string out = dir.file("out");
   std::filesystem::create_directories(out);
-  EXPECT_EQ(probe_lock(shard_lock_path(out, 2)), LockProbe::free);  // no lock file yet
+  EXPECT_EQ(probe_lock(engine::shard_lock_path(out, 2)), LockProbe::free);  // no lock file yet
   {
     engine::ShardLock held(out, 2);  // what `screen run --shard 2` holds (lib/engine)
-    EXPECT_EQ(probe_lock(shard_lock_path(out, 2)), LockProbe::held);
-    EXPECT_EQ(probe_lock(shard_lock_path(out, 1)), LockProbe::free);
-    EXPECT_EQ(probe_lock(shard_lock_path(out, 2)), LockProbe::held);  // probing did not disturb it
+    EXPECT_EQ(probe_lock(engine::shard_lock_path(out, 2)), LockProbe::held);
+    EXPECT_EQ(probe_lock(engine::shard_lock_path(out, 1)), LockProbe::free);
+    EXPECT_EQ(probe_lock(engine::shard_lock_path(out, 2)), LockProbe::held);  // probing did not disturb it
   }
-  EXPECT_EQ(probe_lock(shard_lock_path(out, 2)), LockProbe::free);
+  EXPECT_EQ(probe_lock(engine::shard_lock_path(out, 2)), LockProbe::free);
 }
 
 ScriptSpec full_spec() {
