@@ -1,23 +1,17 @@
 #pragma once
-// A fresh folder under the system's temporary folder, removed with everything in it at the end.
+// A fresh folder for one test (tests/support/test_folder.hpp), with a helper that writes files into it.
 #include <filesystem>
 #include <string>
 
+#include "tests/support/test_folder.hpp"
+
 namespace screen::testing {
 
-class TempDir {
+class TempDir : public testing_support::TestFolder {
  public:
-  TempDir();
-  ~TempDir();
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  const std::filesystem::path& path() const { return path_; }
+  TempDir() : TestFolder("screen-manifest") {}
   // Writes `text` to path()/relative (creating folders) and returns the full path.
   std::string write(const std::string& relative, const std::string& text) const;
-
- private:
-  std::filesystem::path path_;
 };
 
 std::string read_text(const std::string& path);

@@ -1,21 +1,19 @@
 #pragma once
-// Helpers for the sequence tests: a temporary directory, files written from strings (plain or
+// Helpers for the sequence tests: a folder per test (tests/support/test_folder.hpp), files written from strings (plain or
 // gzip through zlib), and random FASTA text.
 #include <cstdint>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "tests/support/test_folder.hpp"
+
 namespace screen::seq::test {
 
-class TempDir {
+class TempDir : public testing_support::TestFolder {
  public:
-  TempDir();
-  ~TempDir();
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
+  TempDir() : TestFolder("screen-seq"), path_(TestFolder::path().string()) {}
   const std::string& path() const { return path_; }
-  std::string file(const std::string& name) const { return path_ + "/" + name; }
 
  private:
   std::string path_;

@@ -1,9 +1,11 @@
 #pragma once
-// TestFolder: a fresh folder named after the running GoogleTest (prefix-pid-suite-test), removed with
-// everything in it when the test ends. The module test helpers derive their TempDir from it.
+// TestFolder: a fresh folder named after the running GoogleTest (prefix-pid-suite-test-N, N counting the
+// folders this process made, so that two in one test never meet), removed with everything in it when it
+// goes. The module test helpers derive their TempDir from it.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstddef>
 #include <filesystem>
 #include <iterator>
@@ -16,8 +18,10 @@ class TestFolder {
  public:
   explicit TestFolder(const std::string& prefix) {
     const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    static std::atomic<unsigned> made{0};
     path_ = std::filesystem::temp_directory_path() / (prefix + "-" + std::to_string(::getpid()) + "-" +
-                                                      info->test_suite_name() + "-" + info->name());
+                                                      info->test_suite_name() + "-" + info->name() + "-" +
+                                                      std::to_string(made++));
     std::filesystem::remove_all(path_);
     std::filesystem::create_directories(path_);
   }
