@@ -100,31 +100,37 @@ bool parse_job_id(const std::string& text, std::string& job_id, long long& task)
   return true;
 }
 
-std::vector<QueueEntry> parse_squeue(const std::string& text) {
+namespace {
+
+// Rows "JOBID_TASK|STATE|..." of squeue or sacct output (rows whose id is not an array task, such as
+// sacct's job steps "123_4.batch", are not wanted); `fill` takes the state and the other fields.
+template <class Fill>
+std::vector<QueueEntry> parse_queue_rows(const std::string& text, Fill fill) {
   std::vector<QueueEntry> entries;
   for (const auto& raw : split(text, '\n')) {
     const auto f = split(trim(raw), '|');
     if (f.size() < 2) continue;
     QueueEntry e;
     if (!parse_job_id(f[0], e.job_id, e.task)) continue;
-    e.state = f[1];
-    if (f.size() > 2) e.reason = f[2];
+    fill(f, e);
     entries.push_back(e);
   }
   return entries;
 }
 
+}  // namespace
+
+std::vector<QueueEntry> parse_squeue(const std::string& text) {
+  return parse_queue_rows(text, [](const std::vector<std::string>& f, QueueEntry& e) {
+    e.state = f[1];
+    if (f.size() > 2) e.reason = f[2];
+  });
+}
+
 std::vector<QueueEntry> parse_sacct(const std::string& text) {
-  std::vector<QueueEntry> entries;
-  for (const auto& raw : split(text, '\n')) {
-    const auto f = split(trim(raw), '|');
-    if (f.size() < 2) continue;
-    QueueEntry e;
-    if (!parse_job_id(f[0], e.job_id, e.task)) continue;  // job steps ("123_4.batch") are not wanted
-    e.state = f[1].substr(0, f[1].find(' '));                 // "CANCELLED by 0" → CANCELLED
-    entries.push_back(e);
-  }
-  return entries;
+  return parse_queue_rows(text, [](const std::vector<std::string>& f, QueueEntry& e) {
+    e.state = f[1].substr(0, f[1].find(' '));  // "CANCELLED by 0" -> CANCELLED
+  });
 }
 
 bool squeue_jobs(const std::vector<std::string>& job_ids, std::vector<QueueEntry>& entries, std::string& why) {

@@ -6,15 +6,11 @@
 
 #include <fmt/format.h>
 
+#include "manifest/ascii_lower.hpp"
+
 namespace screen::manifest {
 
 namespace {
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 // Bytes per unit; 0 when `unit` is not one.
 double unit_bytes(const std::string& unit) {
@@ -47,7 +43,7 @@ std::optional<std::uint64_t> parse_byte_size(std::string_view text) {
   while (pos < text.size() && text[pos] == ' ') ++pos;
   std::size_t end = text.size();
   while (end > pos && text[end - 1] == ' ') --end;
-  const std::string unit = lower(text.substr(pos, end - pos));
+  const std::string unit = ascii_lower(text.substr(pos, end - pos));
   for (char c : unit)
     if (!std::isalpha(static_cast<unsigned char>(c))) return std::nullopt;
   const double per = unit_bytes(unit);

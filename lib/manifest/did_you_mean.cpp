@@ -3,15 +3,9 @@
 #include <algorithm>
 #include <cctype>
 
-namespace screen::manifest {
+#include "manifest/ascii_lower.hpp"
 
-namespace {
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-}  // namespace
+namespace screen::manifest {
 
 std::size_t edit_distance(std::string_view a, std::string_view b) {
   const std::size_t n = a.size(), m = b.size();
@@ -32,9 +26,9 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
 std::optional<std::string> closest_match(std::string_view word, const std::vector<std::string>& candidates) {
   std::optional<std::string> best;
   std::size_t best_distance = 0;
-  const std::string w = lower(word);
+  const std::string w = ascii_lower(word);
   for (const auto& c : candidates) {
-    const std::size_t dist = edit_distance(w, lower(c));
+    const std::size_t dist = edit_distance(w, ascii_lower(c));
     const std::size_t allowed = std::max<std::size_t>(1, std::max(w.size(), c.size()) / 3);
     if (dist > allowed) continue;
     if (!best || dist < best_distance) {

@@ -9,16 +9,12 @@
 #include <cstdlib>
 
 #include "common/error.hpp"
+#include "manifest/ascii_lower.hpp"
 #include "manifest/did_you_mean.hpp"
 
 namespace screen::manifest {
 
 namespace {
-
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 std::string join(const std::vector<std::string>& words, const std::string& sep) {
   std::string out;
@@ -121,7 +117,7 @@ std::optional<double> Field::number() const {
 
 std::optional<bool> Field::boolean() const {
   if (node_.IsScalar()) {
-    const std::string s = lower(node_.Scalar());
+    const std::string s = ascii_lower(node_.Scalar());
     if (s == "true" || s == "yes" || s == "on") return true;
     if (s == "false" || s == "no" || s == "off") return false;
   }
