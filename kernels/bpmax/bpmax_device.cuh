@@ -24,6 +24,7 @@ struct Cells;
 template <>
 struct Cells<std::int16_t> {
   static constexpr int kNeg = kNeg16;
+  static constexpr int kTop = 32767;  // above every value: min(x, kTop) = x
   static constexpr int kWords = 4;  // words per 8 cells
   using Word = unsigned;
   struct Eight {
@@ -57,6 +58,8 @@ struct Cells<std::int16_t> {
     return __byte_perm(word(e, r >> 1), 0, (r & 1) ? 0x3232 : 0x1010);
   }
   __device__ static Word addmax(Word a, Word b, Word c) { return __viaddmax_s16x2(a, b, c); }
+  __device__ static Word max(Word a, Word b) { return __vmaxs2(a, b); }
+  __device__ static Word min(Word a, Word b) { return __vmins2(a, b); }
   // The eight (p[7], c[0], ..., c[6]): the row of eight one cell earlier.
   __device__ static Eight shift_in(const Eight& p, const Eight& c) {
     return {make_uint4(__byte_perm(p.v.w, c.v.x, 0x5432), __byte_perm(c.v.x, c.v.y, 0x5432),
@@ -79,6 +82,7 @@ struct Cells<std::int16_t> {
 template <>
 struct Cells<std::int32_t> {
   static constexpr int kNeg = kNeg32;
+  static constexpr int kTop = 0x7fffffff;
   static constexpr int kWords = 8;
   using Word = int;
   struct Eight {
@@ -110,6 +114,8 @@ struct Cells<std::int32_t> {
   }
   __device__ static Word splat(const Eight& e, int r) { return word(e, r); }
   __device__ static Word addmax(Word a, Word b, Word c) { return __viaddmax_s32(a, b, c); }
+  __device__ static Word max(Word a, Word b) { return a > b ? a : b; }
+  __device__ static Word min(Word a, Word b) { return a < b ? a : b; }
   __device__ static Eight shift_in(const Eight& p, const Eight& c) {
     return {make_int4(p.hi.w, c.lo.x, c.lo.y, c.lo.z), make_int4(c.lo.w, c.hi.x, c.hi.y, c.hi.z)};
   }
@@ -118,6 +124,7 @@ struct Cells<std::int32_t> {
 };
 
 __device__ __forceinline__ int imax(int a, int b) { return a > b ? a : b; }
+__device__ __forceinline__ int imin(int a, int b) { return a < b ? a : b; }
 
 // One row of a micro-tile takes a max-plus step: row(c) = max(row(c), a + b(c)) for its 8 cells, with
 // `a` already in both halves of a word (16-bit) or a cell (32-bit). The update every tile product of

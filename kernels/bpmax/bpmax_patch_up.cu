@@ -38,7 +38,9 @@ namespace {
 
 constexpr int kPatchT = 64;         // output columns (interval starts) per block
 constexpr int kPatchThreads = 288;  // one thread per tile for windows up to L2 = 129 (272 tiles at 128)
-constexpr int kPatchThreadsMax = 544;  // every window whose tables fit in shared memory (16-bit: L2 <= 201)
+constexpr int kPatchThreadsMax = 544;  // every window whose tables fit in shared memory (16-bit: L2 <= 200)
+constexpr int kClosureCells = 7 * 8;  // closure of one tile column's in-tile term 4 (rows 0 .. 6)
+constexpr int kMaxWindowCodes = 512;  // target codes of a window (8 ni); larger windows are not for the GPU
 
 // Window geometry of one pair (target window l2).
 struct PatchGeometry {
@@ -85,11 +87,13 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) patch_up_kernel(BatchVie
   const PatchGeometry g(l2);
   Cell* const f = reinterpret_cast<Cell*>(smem);
   Cell* const s = f + g.cells;
+  Cell* const pj = s + g.cells;  // closures of the tile columns, kClosureCells each
   Cell* const slab = slab_ptr(static_cast<Cell*>(b.f), pd, st.i1, d1);
   const Cell* const gs2 = static_cast<const Cell*>(b.s) + pd.s2;
   const std::uint8_t* const z = b.codes + pd.z;
   const int tid = threadIdx.x;
   __shared__ std::int16_t table[seq::kAlphabetSize * seq::kAlphabetSize];
+  __shared__ __align__(8) std::uint8_t zs[kMaxWindowCodes];
   for (int e = tid; e < seq::kAlphabetSize * seq::kAlphabetSize; e += kThreads) table[e] = b.table.w[e];
 
   // Both tables minus infinity, then the window's band cells (inside the target and the window), read
@@ -128,14 +132,33 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) patch_up_kernel(BatchVie
     }
   }
 
+  // The target's codes over the window (0 beyond the target), for term 7.
+  for (int c = tid; c < 8 * g.ni; c += kThreads) zs[c] = i0 + c < m ? z[i0 + c] : 0;
+  __syncthreads();
+  // The closure of every tile column's in-tile term-4 steps: P(k, c) (row k = 0 .. 6, cell c) is the best
+  // chain k = k_0 < k_1 < ... < k_n = c of S2(k_t + 1, k_{t+1}) (columns from the tile column's first),
+  // minus infinity for c <= k (P(k, k) = 0 is applied as the identity).
+  for (int e = tid; e < g.ni * 7; e += kThreads) {
+    const int k = e % 7, jb = 8 * (e / 7);
+    int best[8];
+    Row8<Cell> out;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+      int v = c == k ? 0 : C::kNeg;
+#pragma unroll
+      for (int c2 = 0; c2 < c; ++c2)
+        if (c2 >= k) v = imax(v, best[c2] + static_cast<int>(s[g.at(jb + c2 + 1, jb + c)]));
+      best[c] = v;
+      out.v[c] = static_cast<Cell>(c > k ? v : C::kNeg);
+    }
+    store_row8(pj + (e / 7) * kClosureCells + 8 * k, out);
+  }
+
   // This thread's tile: thread t is the t-th tile counting diagonal by diagonal.
   int ti = tid, delta = 0;
   while (delta <= g.dmax && ti >= g.ni - delta) ti -= g.ni - delta++;
   const bool active = delta <= g.dmax;
   const int tj = ti + delta, ib = 8 * ti, jb = 8 * tj;
-  // Cell (r, c) of the tile is (ib + r, jb + c); it is a band cell of the window inside the target when
-  // valid(r, c).
-  auto valid = [&](int i, int j) { return j >= i && j - i < l2 && j < g.w && i0 + j < m; };
   Eight acc[8];
   __syncthreads();
   if (active) {
@@ -145,46 +168,47 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) patch_up_kernel(BatchVie
 
   for (int stage = 0; stage <= g.dmax; ++stage) {
     if (active && delta == stage) {
-      // Finish the tile, row after row from the bottom. Row r first takes, for all its cells at once,
-      // the in-tile term 5 (rows below: S2(i, k) + F(k + 1, j)) and term 7 (w(z_i, z_j) + the row below
-      // shifted by one cell); then its cells are final from left to right, each pushing the in-tile
-      // term 4 (F(i, k) + S2(k + 1, j), k its column) into the whole row (S2 is minus infinity below its
-      // band, so the push leaves the cells to its left unchanged).
-      const bool full = delta >= 1 && jb + 7 - ib < l2 && jb + 7 < g.w && i0 + jb + 7 < m;  // all cells valid
-      // S2(k + 1, j) of the in-tile term 4, k = jb + c: row jb + c + 1, columns jb .. jb + 7 (read where
-      // used: holding all seven in registers made the kernel spill in its product loop).
-      int zj[8];  // codes of the tile's columns (0 beyond the target)
-#pragma unroll
-      for (int c = 0; c < 8; ++c) zj[c] = i0 + jb + c < m ? z[i0 + jb + c] : 0;
+      // Finish the tile, row after row from the bottom (see the file comment). Every row's critical path
+      // is short: the rows below it are already final, so their term-5 contributions are added oldest
+      // first (only the row just above them waits for the last one), and the in-tile term 4 is one
+      // max-plus product with the tile column's closure instead of seven dependent pushes.
+      const Cell* const closure = pj + tj * kClosureCells;
+      const int hi = imin(g.w - 1, m - 1 - i0) - jb;  // last column (from jb) inside the window and target
+      const unsigned long long zc = *reinterpret_cast<const unsigned long long*>(zs + jb);
 #pragma unroll
       for (int r = 7; r >= 0; --r) {
         const int i = ib + r;
         const Eight s5 = C::load8(s + g.at(i, ib));  // S2(i, k), k = ib .. ib + 7
 #pragma unroll
-        for (int r2 = r + 1; r2 < 8; ++r2) add_row<Cell>(acc[r], C::splat(s5, r2 - 1), acc[r2]);  // term 5, k + 1 = ib + r2
+        for (int r2 = 7; r2 > r; --r2) add_row<Cell>(acc[r], C::splat(s5, r2 - 1), acc[r2]);  // term 5, k + 1 = ib + r2
         {  // term 7: F(i + 1, j - 1) is the row below shifted right by one cell
           const Eight below = C::shift_in(C::load8(f + g.at(i + 1, jb - 8)), r < 7 ? acc[r < 7 ? r + 1 : 7]
                                                                                    : C::load8(f + g.at(i + 1, jb)));
-          const int zrow = (i0 + i < m ? z[i0 + i] : 0) * seq::kAlphabetSize;
+          const int zrow = zs[i] * seq::kAlphabetSize;
           Eight wv;
 #pragma unroll
-          for (int c = 0; c < 8; ++c) C::set(wv, c, jb + c - i > kMinLoop ? static_cast<int>(table[zrow + zj[c]]) : C::kNeg);
+          for (int c = 0; c < 8; ++c)
+            C::set(wv, c, jb + c - i > kMinLoop ? static_cast<int>(table[zrow + static_cast<int>((zc >> (8 * c)) & 0xffu)]) : C::kNeg);
 #pragma unroll
           for (int w = 0; w < C::kWords; ++w)
             C::set_word(acc[r], w, C::addmax(C::word(wv, w), C::word(below, w), C::word(acc[r], w)));
         }
+        // Cells outside the band, the window or the target are minus infinity: min with `cap`.
+        const int lo = i - jb, up = imin(i + l2 - 1 - jb, hi);
+        Eight cap, g4;
 #pragma unroll
-        for (int c = 0; c < 8; ++c) {  // final from the left; term 4 pushes
-          if (!full && !valid(i, jb + c)) C::set(acc[r], c, C::kNeg);
-          if (c < 7) add_row<Cell>(acc[r], C::splat_value(C::get(acc[r], c)), C::load8(s + g.at(jb + c + 1, jb)));
-        }
-        if (full) {
-          C::store8(f + g.at(i, jb), acc[r]);
-        } else {
+        for (int c = 0; c < 8; ++c) C::set(cap, c, c >= lo && c <= up ? C::kTop : C::kNeg);
 #pragma unroll
-          for (int c = 0; c < 8; ++c)
-            if (valid(i, jb + c)) f[g.at(i, jb + c)] = static_cast<Cell>(C::get(acc[r], c));
-        }
+        for (int w = 0; w < C::kWords; ++w) C::set_word(g4, w, C::min(C::word(acc[r], w), C::word(cap, w)));
+        // In-tile term 4: F(i, j) = max over k in [jb, j] of G(i, k) + P(k, j) (P: closure of the tile
+        // column's S2 steps, P(j, j) = 0), in two independent chains.
+        Eight even = g4, odd = C::fill8(C::kNeg);
+#pragma unroll
+        for (int k = 0; k < 7; ++k) add_row<Cell>(k & 1 ? odd : even, C::splat(g4, k), C::load8(closure + 8 * k));
+#pragma unroll
+        for (int w = 0; w < C::kWords; ++w)
+          C::set_word(acc[r], w, C::min(C::max(C::word(even, w), C::word(odd, w)), C::word(cap, w)));
+        C::store8(f + g.at(i, jb), acc[r]);
       }
     }
     __syncthreads();
@@ -234,8 +258,10 @@ int patch_threads(int l2) {
 
 namespace detail {
 std::size_t patch_shared_bytes(int l2, int cell_bytes) {
-  if (patch_threads(l2) > kPatchThreadsMax) return 0;
-  return 2 * static_cast<std::size_t>(PatchGeometry(l2).cells) * static_cast<std::size_t>(cell_bytes);
+  if (patch_threads(l2) > kPatchThreadsMax || 8 * PatchGeometry(l2).ni > kMaxWindowCodes) return 0;
+  const PatchGeometry g(l2);
+  return (2 * static_cast<std::size_t>(g.cells) + static_cast<std::size_t>(g.ni) * kClosureCells) *
+         static_cast<std::size_t>(cell_bytes);
 }
 }  // namespace detail
 
