@@ -28,6 +28,7 @@ namespace {
 constexpr int kT = 64;          // double reduction: i2 columns per block
 constexpr int kMt = 8;          // micro-tile edge
 constexpr int kThreads1 = 128;  // threads of a double-reduction block
+constexpr int kMaxBalancedBands = 16;  // balanced_segments: band offsets 0 .. 16 (L2 <= 130)
 constexpr int kSingleT = 64;    // single tables: columns per block
 constexpr int kThreadsSingle = 256;
 constexpr int kThreadsSite = 256;
@@ -48,6 +49,67 @@ __device__ __forceinline__ int b_at(int k, int j, int rl) { return k * rl + j + 
 __host__ __device__ constexpr int a_cells(int l2) { return (staged(l2) + 1) * kT; }
 __host__ __device__ constexpr int b_cells(int l2) { return (staged(l2) + 1) * (b_row(l2) + 1) + l2 + 24; }
 
+// A thread's share of a block's k2 steps: steps [k2, k2 + len) of the micro-tile whose first j2 is br
+// (its rows are the thread's i2 group ar .. ar + 7; the micro-tile at band offset delta, br = ar + 8 delta,
+// runs k2 over [ar - 1, br + 8): 8 delta + 9 steps). Every segment has its own accumulators.
+struct Segment {
+  int br = 0, k2 = 0, len = 0;
+};
+
+// The pairing for windows with more than 17 band offsets and for 32-bit cells: slot (alpha, q) owns the
+// micro-tiles q and nd - q (one when they coincide), 8 nd + 18 steps; 72 of the 128 threads own slots.
+__device__ inline void paired_segments(int nd, int ar, Segment (&seg)[2], int (&steps)[2]) {
+  const int q = static_cast<int>(threadIdx.x) / (kT / kMt);
+  const bool owner = q <= nd / 2, second = owner && nd - q != q;
+  seg[0] = owner ? Segment{ar + kMt * q, ar - 1, kMt * q + 9} : Segment{};
+  seg[1] = second ? Segment{ar + kMt * (nd - q), ar - 1, kMt * (nd - q) + 9} : Segment{};
+  steps[0] = seg[0].len;
+  steps[1] = seg[1].len;
+}
+
+// The balanced form (up to 17 band offsets, nd <= 16, 16-bit cells): every warp runs about the same
+// number of steps (79 at L2 = 128, against 170 for the pairing), and the lanes of a warp run their
+// loops in step (no divergence but the last step or so). The micro-tiles q and nd - q form a pair of
+// 8 nd + 18 steps, split in two halves of 4 nd + 9: slot A takes micro-tile q whole (8 q + 9 steps) and
+// the first 4 nd - 8 q steps of nd - q; slot B the rest of nd - q, cut at the same point (8 q + 9, then
+// 4 nd - 8 q). Warp w takes the pairs w and P - 1 - w (P = (nd + 1) / 2 pairs) in its four quarters
+// (A, B, A, B; one quarter = the 8 i2 groups), the second pair's halves in the other order, so that the
+// quarters' first loops (8 w + 9 and 4 nd - 8 (P - 1 - w) steps) and second loops nearly match. For
+// even nd the middle micro-tile nd / 2 (4 nd + 9 steps) is shared out: the 16 quarters of the block
+// take a sixteenth each as a third segment.
+__device__ inline void balanced_segments(int nd, int ar, Segment (&seg)[3], int (&steps)[3]) {
+  const int tid = static_cast<int>(threadIdx.x), w = tid / 32, quarter = (tid / 8) & 3;
+  const int pairs = (nd + 1) / 2, qa = w, qb = pairs - 1 - w;
+  const bool has_a = qa < pairs, has_b = qb > qa && qb < pairs;
+  const bool second_pair = quarter >= 2, b_slot = quarter & 1;
+  const int q = second_pair ? qb : qa, big = nd - q;
+  seg[0] = seg[1] = seg[2] = Segment{};
+  if (second_pair ? has_b : has_a) {
+    const int small_steps = kMt * q + 9, cut = 4 * nd - kMt * q;
+    if (!b_slot) {
+      seg[0] = Segment{ar + kMt * q, ar - 1, small_steps};
+      seg[1] = Segment{ar + kMt * big, ar - 1, cut};
+    } else {
+      seg[0] = Segment{ar + kMt * big, ar - 1 + cut, small_steps};
+      seg[1] = Segment{ar + kMt * big, ar - 1 + cut + small_steps, cut};
+    }
+    if (second_pair) {
+      const Segment t = seg[0];
+      seg[0] = seg[1];
+      seg[1] = t;
+    }
+  }
+  steps[0] = imax(has_a ? kMt * qa + 9 : 0, has_b ? 4 * nd - kMt * qb : 0);
+  steps[1] = imax(has_a ? 4 * nd - kMt * qa : 0, has_b ? kMt * qb + 9 : 0);
+  steps[2] = 0;
+  if (nd % 2 == 0) {
+    const int total = 4 * nd + 9, parts = kThreads1 / kMt, part = tid / kMt;
+    const int first = part * total / parts;
+    seg[2] = Segment{ar + kMt * (nd / 2), ar - 1 + first, (part + 1) * total / parts - first};
+    steps[2] = (total + parts - 1) / parts;
+  }
+}
+
 // What the staged entries hold for one k1, and why one uniform k2 loop gives terms 1, 2 and 3: a valid
 // cell (i2, j2) of a micro-tile (first i2 ar, first j2 br) runs k2 over [ar - 1, br + 8), reading
 // A(i2, k2) (d = k2 - i2 in [-8, L2 + 6]) and B(k2 + 1, j2) (d = j2 - k2 - 1 in [-8, L2 + 6]).
@@ -63,7 +125,7 @@ __host__ __device__ constexpr int b_cells(int l2) { return (staged(l2) + 1) * (b
 
 // ---- double reduction -----------------------------------------------------------------------------
 
-template <class Cell>
+template <class Cell, bool kBalanced>
 __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b, int d1, const std::int64_t* prefix) {
   using C = Cells<Cell>;
   using Eight = typename C::Eight;
@@ -87,15 +149,16 @@ __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b
   const int tid = threadIdx.x;
   const Cell neg = static_cast<Cell>(C::kNeg);
 
-  // This thread's micro-tiles: slot (alpha, q) owns the band offsets delta = q and nd - q (one when
-  // they coincide), so that every owning thread runs the same number of k2 steps.
-  const int pairs_per_col = nd / 2 + 1;
-  const int slots = (kT / kMt) * pairs_per_col;
-  const bool owner = tid < slots;
-  const int alpha = tid % (kT / kMt), q = tid / (kT / kMt);
-  const int ar = alpha * kMt;
-  const int br0 = (alpha + q) * kMt, br1 = (alpha + nd - q) * kMt;  // first j2 of the two micro-tiles
-  const bool second = owner && nd - q != q;
+  // This thread's work: up to kSegments segments, each a range of k2 steps of one micro-tile with its own
+  // accumulators (balanced_segments or paired_segments); loop j runs steps[j] steps.
+  constexpr int kSegments = kBalanced ? 3 : 2;
+  const int alpha = tid % (kT / kMt), ar = alpha * kMt;
+  Segment seg[kSegments];
+  int steps[kSegments];
+  if constexpr (kBalanced)
+    balanced_segments(nd, ar, seg, steps);
+  else
+    paired_segments(nd, ar, seg, steps);
 
   // The tile's cells: the base case (d1 = 0), or 0 and term 6, staged in cs (8-cell row pieces, 16-byte
   // loads and stores, kStageUnroll in flight), then into registers.
@@ -133,20 +196,19 @@ __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b
     }
   }
   __syncthreads();
-  Eight acc[2][kMt];
+  Eight acc[kSegments][kMt];
   auto cell_of = [&](int br, int r, int c) {  // the tile value of micro-tile cell (r, c), or minus infinity
     const int d2 = br + c - (ar + r);
     return (d2 >= 0 && d2 < l2) ? static_cast<int>(cs[d2 * kT + ar + r]) : C::kNeg;
   };
-  if (owner) {
+  // Every segment starts from its micro-tile's cells (max is idempotent: several partial maxima of one
+  // micro-tile may all hold them).
+#pragma unroll
+  for (int j = 0; j < kSegments; ++j)
 #pragma unroll
     for (int r = 0; r < kMt; ++r)
 #pragma unroll
-      for (int c = 0; c < kMt; ++c) {
-        C::set(acc[0][r], c, cell_of(br0, r, c));
-        C::set(acc[1][r], c, second ? cell_of(br1, r, c) : C::kNeg);
-      }
-  }
+      for (int c = 0; c < kMt; ++c) C::set(acc[j][r], c, seg[j].len > 0 ? cell_of(seg[j].br, r, c) : C::kNeg);
   __syncthreads();
   // Minus infinity on the diagonals next to the band, once (d = -1 is rewritten for every k1).
   for (int e = tid; e < 16 * (rows + 1); e += kThreads1) {
@@ -210,36 +272,81 @@ __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b
       }
     }
     __syncthreads();
-    if (owner) {
 #pragma unroll
-      for (int half = 0; half < 2; ++half) {
-        if (half == 1 && !second) break;
-        const int br = half == 0 ? br0 : br1;
-        const int kend = br + kMt;  // k2 <= j2 <= br + 7
+    for (int j = 0; j < kSegments; ++j) {
+      const Cell* const pa = as + a_at(seg[j].k2, ar);
+      const Cell* const pb = bs + b_at(seg[j].k2 + 1, seg[j].br, rl);
 #pragma unroll 2
-        for (int k2 = ar - 1; k2 < kend; ++k2) {
-          const Eight av = C::load8(as + a_at(k2, ar));
-          const Eight bv = C::load8(bs + b_at(k2 + 1, br, rl));
+      for (int t = 0; t < steps[j]; ++t) {
+        if (t < seg[j].len) {
+          const Eight av = C::load8(pa + t * kT);
+          const Eight bv = C::load8(pb + t * rl);
 #pragma unroll
-          for (int r = 0; r < kMt; ++r) add_row<Cell>(acc[half][r], C::splat(av, r), bv);
+          for (int r = 0; r < kMt; ++r) add_row<Cell>(acc[j][r], C::splat(av, r), bv);
         }
       }
     }
   }
   // Cells back through cs, then coalesced to the slab.
   __syncthreads();
-  auto store_tile = [&](const Eight (&tile)[kMt], int br) {
+  // merge: store (or max into what is there) a micro-tile's cells of the band.
+  auto store_tile = [&](const Eight (&tile)[kMt], int br, bool merge) {
 #pragma unroll
     for (int r = 0; r < kMt; ++r)
 #pragma unroll
       for (int c = 0; c < kMt; ++c) {
         const int d2 = br + c - (ar + r);
-        if (d2 >= 0 && d2 < l2) cs[d2 * kT + ar + r] = static_cast<Cell>(C::get(tile[r], c));
+        if (d2 >= 0 && d2 < l2) {
+          Cell& to = cs[d2 * kT + ar + r];
+          const int v = C::get(tile[r], c);
+          to = static_cast<Cell>(merge ? imax(v, to) : v);
+        }
       }
   };
-  if (owner) store_tile(acc[0], br0);
-  if (second) store_tile(acc[1], br1);
-  __syncthreads();
+  if constexpr (kBalanced) {
+    // Rounds separated by barriers, so that no two threads write one micro-tile at once: the A slots
+    // (their pair's small micro-tile and a part of the big one), the B slots (the rest of the big one),
+    // then the middle micro-tile's parts, reduced across the quarter warps and then across the warps.
+    const int w = tid / 32, quarter = (tid / 8) & 3;
+    const bool b_slot = quarter & 1;
+    if (b_slot) {
+#pragma unroll
+      for (int r = 0; r < kMt; ++r)
+#pragma unroll
+        for (int k = 0; k < C::kWords; ++k) C::set_word(acc[0][r], k, C::max(C::word(acc[0][r], k), C::word(acc[1][r], k)));
+    }
+    const bool middle = nd % 2 == 0;
+    if (middle) {
+#pragma unroll
+      for (int r = 0; r < kMt; ++r)
+#pragma unroll
+        for (int k = 0; k < C::kWords; ++k) {
+          auto v = C::word(acc[2][r], k);
+          v = C::max(v, __shfl_xor_sync(0xffffffffu, v, 8));
+          v = C::max(v, __shfl_xor_sync(0xffffffffu, v, 16));
+          C::set_word(acc[2][r], k, v);
+        }
+    }
+    if (!b_slot && seg[0].len > 0) {
+      store_tile(acc[0], seg[0].br, false);
+      store_tile(acc[1], seg[1].br, false);
+    }
+    if (middle && w == 0 && quarter == 0) store_tile(acc[2], seg[2].br, false);
+    __syncthreads();
+    if (b_slot && seg[0].len > 0) store_tile(acc[0], seg[0].br, true);
+    if (middle && w == 1 && quarter == 0) store_tile(acc[2], seg[2].br, true);
+    __syncthreads();
+    if (middle) {
+      for (int round = 2; round < kThreads1 / 32; ++round) {
+        if (w == round && quarter == 0) store_tile(acc[2], seg[2].br, true);
+        __syncthreads();
+      }
+    }
+  } else {
+    if (seg[0].len > 0) store_tile(acc[0], seg[0].br, false);
+    if (seg[1].len > 0) store_tile(acc[1], seg[1].br, false);
+    __syncthreads();
+  }
   Cell* out = slab_ptr(f, pd, i1, d1);
   for (int e = tid; e < l2 * (kT / 8); e += kThreads1) {
     const int d2 = e >> 3, c0 = (e & 7) * 8, g = i0 + c0;
@@ -397,8 +504,16 @@ void launch_double_reduction(const BatchView& b, int d1, const std::int64_t* pre
   if (items == 0) return;
   by_cell(b.wide, [&](auto cell) {
     using Cell = decltype(cell);
-    launch(double_reduction_kernel<Cell>, items, kThreads1, double_reduction_bytes(b.max_l2, sizeof(Cell)), stream, b,
-           d1, prefix);
+    const std::size_t bytes = double_reduction_bytes(b.max_l2, sizeof(Cell));
+    // The balanced work split needs up to 17 band offsets and three segments' accumulators in registers
+    // (16-bit cells); otherwise the pairing.
+    if constexpr (sizeof(Cell) == 2) {
+      if (band_blocks(b.max_l2) <= kMaxBalancedBands) {
+        launch(double_reduction_kernel<Cell, true>, items, kThreads1, bytes, stream, b, d1, prefix);
+        return;
+      }
+    }
+    launch(double_reduction_kernel<Cell, false>, items, kThreads1, bytes, stream, b, d1, prefix);
   });
 }
 
