@@ -58,13 +58,11 @@ struct Segment {
 
 // The pairing for windows with more than 17 band offsets and for 32-bit cells: slot (alpha, q) owns the
 // micro-tiles q and nd - q (one when they coincide), 8 nd + 18 steps; 72 of the 128 threads own slots.
-__device__ inline void paired_segments(int nd, int ar, Segment (&seg)[2], int (&steps)[2]) {
+__device__ inline void paired_segments(int nd, int ar, Segment (&seg)[2]) {
   const int q = static_cast<int>(threadIdx.x) / (kT / kMt);
   const bool owner = q <= nd / 2, second = owner && nd - q != q;
   seg[0] = owner ? Segment{ar + kMt * q, ar - 1, kMt * q + 9} : Segment{};
   seg[1] = second ? Segment{ar + kMt * (nd - q), ar - 1, kMt * (nd - q) + 9} : Segment{};
-  steps[0] = seg[0].len;
-  steps[1] = seg[1].len;
 }
 
 // The balanced form (up to 17 band offsets, nd <= 16, 16-bit cells): every warp runs about the same
@@ -77,7 +75,7 @@ __device__ inline void paired_segments(int nd, int ar, Segment (&seg)[2], int (&
 // quarters' first loops (8 w + 9 and 4 nd - 8 (P - 1 - w) steps) and second loops nearly match. For
 // even nd the middle micro-tile nd / 2 (4 nd + 9 steps) is shared out: the 16 quarters of the block
 // take a sixteenth each as a third segment.
-__device__ inline void balanced_segments(int nd, int ar, Segment (&seg)[3], int (&steps)[3]) {
+__device__ inline void balanced_segments(int nd, int ar, Segment (&seg)[3]) {
   const int tid = static_cast<int>(threadIdx.x), w = tid / 32, quarter = (tid / 8) & 3;
   const int pairs = (nd + 1) / 2, qa = w, qb = pairs - 1 - w;
   const bool has_a = qa < pairs, has_b = qb > qa && qb < pairs;
@@ -99,14 +97,10 @@ __device__ inline void balanced_segments(int nd, int ar, Segment (&seg)[3], int 
       seg[1] = t;
     }
   }
-  steps[0] = imax(has_a ? kMt * qa + 9 : 0, has_b ? 4 * nd - kMt * qb : 0);
-  steps[1] = imax(has_a ? 4 * nd - kMt * qa : 0, has_b ? kMt * qb + 9 : 0);
-  steps[2] = 0;
   if (nd % 2 == 0) {
     const int total = 4 * nd + 9, parts = kThreads1 / kMt, part = tid / kMt;
     const int first = part * total / parts;
     seg[2] = Segment{ar + kMt * (nd / 2), ar - 1 + first, (part + 1) * total / parts - first};
-    steps[2] = (total + parts - 1) / parts;
   }
 }
 
@@ -150,15 +144,14 @@ __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b
   const Cell neg = static_cast<Cell>(C::kNeg);
 
   // This thread's work: up to kSegments segments, each a range of k2 steps of one micro-tile with its own
-  // accumulators (balanced_segments or paired_segments); loop j runs steps[j] steps.
+  // accumulators (balanced_segments or paired_segments).
   constexpr int kSegments = kBalanced ? 3 : 2;
   const int alpha = tid % (kT / kMt), ar = alpha * kMt;
   Segment seg[kSegments];
-  int steps[kSegments];
   if constexpr (kBalanced)
-    balanced_segments(nd, ar, seg, steps);
+    balanced_segments(nd, ar, seg);
   else
-    paired_segments(nd, ar, seg, steps);
+    paired_segments(nd, ar, seg);
 
   // The tile's cells: the base case (d1 = 0), or 0 and term 6, staged in cs (8-cell row pieces, 16-byte
   // loads and stores, kStageUnroll in flight), then into registers.
@@ -237,10 +230,15 @@ __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b
       for (int u = 0; u < kStageUnroll; ++u) {
         const int e = e0 + u * kThreads1, d = e >> 3, c0 = (e & 7) * 8;
         if (e >= a_items) break;
+        // Cell k of the piece is A(i2, i2 + d), i2 = i0 + c0 + k: staged row c0 + k + d, column c0 + k
+        // (rows >= kT + L2 - 1, so every staged row exists); minus infinity beyond the target.
+        Cell* const to = as + a_at(c0 + d, c0);
+        if (i0 + c0 + 7 + d < m) {
 #pragma unroll
-        for (int k = 0; k < 8; ++k) {
-          const int c = c0 + k;
-          if (c + d < rows) as[a_at(c + d, c)] = (i0 + c + d < m) ? piece[u].v[k] : neg;
+          for (int k = 0; k < 8; ++k) to[k * (kT + 1)] = piece[u].v[k];
+        } else {
+#pragma unroll
+          for (int k = 0; k < 8; ++k) to[k * (kT + 1)] = (i0 + c0 + k + d < m) ? piece[u].v[k] : neg;
         }
       }
     }
@@ -257,8 +255,15 @@ __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b
         for (int u = 0; u < kStageUnroll; ++u) {
           const int c0 = (p0 + u) * 8;
           if (p0 + u >= rows / 8) break;
+          // Cell k is B(k', k' + d), k' = c0 + k: b_at(k', k' + d) = b_at(c0, c0 + d) + k (rl + 1).
+          Cell* const to = bs + b_at(c0, c0 + d, rl);
+          if (i0 + c0 + 7 + d < m) {
 #pragma unroll
-          for (int k = 0; k < 8; ++k) bs[b_at(c0 + k, c0 + k + d, rl)] = (i0 + c0 + k + d < m) ? piece[u].v[k] : neg;
+            for (int k = 0; k < 8; ++k) to[k * (rl + 1)] = piece[u].v[k];
+          } else {
+#pragma unroll
+            for (int k = 0; k < 8; ++k) to[k * (rl + 1)] = (i0 + c0 + k + d < m) ? piece[u].v[k] : neg;
+          }
         }
       }
     }
@@ -277,13 +282,11 @@ __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b
       const Cell* const pa = as + a_at(seg[j].k2, ar);
       const Cell* const pb = bs + b_at(seg[j].k2 + 1, seg[j].br, rl);
 #pragma unroll 2
-      for (int t = 0; t < steps[j]; ++t) {
-        if (t < seg[j].len) {
-          const Eight av = C::load8(pa + t * kT);
-          const Eight bv = C::load8(pb + t * rl);
+      for (int t = 0; t < seg[j].len; ++t) {
+        const Eight av = C::load8(pa + t * kT);
+        const Eight bv = C::load8(pb + t * rl);
 #pragma unroll
-          for (int r = 0; r < kMt; ++r) add_row<Cell>(acc[j][r], C::splat(av, r), bv);
-        }
+        for (int r = 0; r < kMt; ++r) add_row<Cell>(acc[j][r], C::splat(av, r), bv);
       }
     }
   }
@@ -461,7 +464,6 @@ __global__ void __launch_bounds__(kThreadsSite) sites_kernel(BatchView b, SiteOu
 }
 
 std::size_t double_reduction_bytes(int l2, int cell) {
-  const std::size_t rows = static_cast<std::size_t>(staged(l2));
   return (static_cast<std::size_t>(a_cells(l2)) + static_cast<std::size_t>(b_cells(l2))) * static_cast<std::size_t>(cell);
 }
 std::size_t single_bytes(int l, int cell) {
