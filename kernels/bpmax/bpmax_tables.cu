@@ -211,6 +211,7 @@ __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b
   }
 
   const int a_items = l2 * (kT / 8);  // 8-cell row pieces of A to stage
+  const int last_j = kT - 1 + kMt * nd;  // the largest j2 - i0 of any micro-tile (alpha 7, delta nd)
   for (int k1 = i1; k1 < j1; ++k1) {
     __syncthreads();
     const Cell* a = slab_ptr(f, pd, i1, k1 - i1);
@@ -244,17 +245,20 @@ __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b
     }
     for (int d = tid; d < l2; d += kThreads1) {
       const Cell* const brow = bb + static_cast<std::int64_t>(d) * stride + i0;
-      for (int p0 = 0; p0 < rows / 8; p0 += kStageUnroll) {
+      // The k2 loops read B(k, j2) for j2 <= last_j (the last micro-tile's last column): pieces from
+      // row k = c0 on hold j2 >= c0 + d, so the pieces with c0 > last_j - d are never read.
+      const int pieces = imin(rows / 8, (last_j - d) / 8 + 1);
+      for (int p0 = 0; p0 < pieces; p0 += kStageUnroll) {
         Row8<Cell> piece[kStageUnroll];
 #pragma unroll
         for (int u = 0; u < kStageUnroll; ++u) {
           const int c0 = (p0 + u) * 8;
-          if (p0 + u < rows / 8 && i0 + c0 + d < m && i0 + c0 < stride) piece[u] = load_row8(brow + c0);
+          if (p0 + u < pieces && i0 + c0 + d < m && i0 + c0 < stride) piece[u] = load_row8(brow + c0);
         }
 #pragma unroll
         for (int u = 0; u < kStageUnroll; ++u) {
           const int c0 = (p0 + u) * 8;
-          if (p0 + u >= rows / 8) break;
+          if (p0 + u >= pieces) break;
           // Cell k is B(k', k' + d), k' = c0 + k: b_at(k', k' + d) = b_at(c0, c0 + d) + k (rl + 1).
           Cell* const to = bs + b_at(c0, c0 + d, rl);
           if (i0 + c0 + 7 + d < m) {
