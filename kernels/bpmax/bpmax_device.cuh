@@ -24,7 +24,6 @@ struct Cells;
 template <>
 struct Cells<std::int16_t> {
   static constexpr int kNeg = kNeg16;
-  static constexpr int kTop = 32767;  // above every value: min(x, kTop) = x
   static constexpr int kWords = 4;  // words per 8 cells
   using Word = unsigned;
   struct Eight {
@@ -60,6 +59,16 @@ struct Cells<std::int16_t> {
   __device__ static Word addmax(Word a, Word b, Word c) { return __viaddmax_s16x2(a, b, c); }
   __device__ static Word max(Word a, Word b) { return __vmaxs2(a, b); }
   __device__ static Word min(Word a, Word b) { return __vmins2(a, b); }
+  // All ones in the cells c of [a, b] (clamped to 0 .. 7), zero elsewhere: a byte mask, each byte
+  // repeated into its cell's half word.
+  __device__ static Eight range_mask(int a, int b) {
+    a = a < 0 ? 0 : a;
+    b = b > 7 ? 7 : b;
+    const unsigned long long m = a > b ? 0ull : (~0ull << (8 * a)) & (~0ull >> (8 * (7 - b)));
+    const unsigned lo = static_cast<unsigned>(m), hi = static_cast<unsigned>(m >> 32);
+    return {make_uint4(__byte_perm(lo, hi, 0x1100), __byte_perm(lo, hi, 0x3322), __byte_perm(lo, hi, 0x5544),
+                       __byte_perm(lo, hi, 0x7766))};
+  }
   // The eight (p[7], c[0], ..., c[6]): the row of eight one cell earlier.
   __device__ static Eight shift_in(const Eight& p, const Eight& c) {
     return {make_uint4(__byte_perm(p.v.w, c.v.x, 0x5432), __byte_perm(c.v.x, c.v.y, 0x5432),
@@ -82,7 +91,6 @@ struct Cells<std::int16_t> {
 template <>
 struct Cells<std::int32_t> {
   static constexpr int kNeg = kNeg32;
-  static constexpr int kTop = 0x7fffffff;
   static constexpr int kWords = 8;
   using Word = int;
   struct Eight {
@@ -116,6 +124,12 @@ struct Cells<std::int32_t> {
   __device__ static Word addmax(Word a, Word b, Word c) { return __viaddmax_s32(a, b, c); }
   __device__ static Word max(Word a, Word b) { return a > b ? a : b; }
   __device__ static Word min(Word a, Word b) { return a < b ? a : b; }
+  __device__ static Eight range_mask(int a, int b) {
+    Eight e;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) set_word(e, c, c >= a && c <= b ? -1 : 0);
+    return e;
+  }
   __device__ static Eight shift_in(const Eight& p, const Eight& c) {
     return {make_int4(p.hi.w, c.lo.x, c.lo.y, c.lo.z), make_int4(c.lo.w, c.hi.x, c.hi.y, c.hi.z)};
   }
@@ -125,6 +139,18 @@ struct Cells<std::int32_t> {
 
 __device__ __forceinline__ int imax(int a, int b) { return a > b ? a : b; }
 __device__ __forceinline__ int imin(int a, int b) { return a < b ? a : b; }
+
+// The cells of `x` where `mask` (Cells::range_mask) is set, minus infinity elsewhere.
+template <class Cell>
+__device__ __forceinline__ typename Cells<Cell>::Eight keep(const typename Cells<Cell>::Eight& x,
+                                                            const typename Cells<Cell>::Eight& mask) {
+  using C = Cells<Cell>;
+  const typename C::Word neg = C::splat_value(C::kNeg);
+  typename C::Eight r;
+#pragma unroll
+  for (int w = 0; w < C::kWords; ++w) C::set_word(r, w, (C::word(x, w) & C::word(mask, w)) | (neg & ~C::word(mask, w)));
+  return r;
+}
 
 // One row of a micro-tile takes a max-plus step: row(c) = max(row(c), a + b(c)) for its 8 cells, with
 // `a` already in both halves of a word (16-bit) or a cell (32-bit). The update every tile product of

@@ -88,6 +88,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) patch_up_kernel(BatchVie
   Cell* const f = reinterpret_cast<Cell*>(smem);
   Cell* const s = f + g.cells;
   Cell* const pj = s + g.cells;  // closures of the tile columns, kClosureCells each
+  Cell* const wtab = pj + g.ni * kClosureCells;  // term-7 weights of the tile columns: [J][z_i][c]
   Cell* const slab = slab_ptr(static_cast<Cell*>(b.f), pd, st.i1, d1);
   const Cell* const gs2 = static_cast<const Cell*>(b.s) + pd.s2;
   const std::uint8_t* const z = b.codes + pd.z;
@@ -153,6 +154,14 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) patch_up_kernel(BatchVie
     }
     store_row8(pj + (e / 7) * kClosureCells + 8 * k, out);
   }
+  // The term-7 weights w(a, z_j) of every tile column for every code a of z_i.
+  for (int e = tid; e < g.ni * seq::kAlphabetSize; e += kThreads) {
+    const int a = e % seq::kAlphabetSize, jb = 8 * (e / seq::kAlphabetSize);
+    Row8<Cell> out;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) out.v[c] = static_cast<Cell>(table[a * seq::kAlphabetSize + zs[jb + c]]);
+    store_row8(wtab + 8 * e, out);
+  }
 
   // This thread's tile: thread t is the t-th tile counting diagonal by diagonal.
   int ti = tid, delta = 0;
@@ -174,40 +183,37 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) patch_up_kernel(BatchVie
       // max-plus product with the tile column's closure instead of seven dependent pushes.
       const Cell* const closure = pj + tj * kClosureCells;
       const int hi = imin(g.w - 1, m - 1 - i0) - jb;  // last column (from jb) inside the window and target
-      const unsigned long long zc = *reinterpret_cast<const unsigned long long*>(zs + jb);
+      const Cell* const weights = wtab + tj * seq::kAlphabetSize * 8;  // [z_i][c]
 #pragma unroll
       for (int r = 7; r >= 0; --r) {
-        const int i = ib + r;
+        // The row index, tied (by an empty asm) to the row two below, so that the compiler prepares a row's
+        // loads and masks while the row below is finished, not all rows' up front (spills).
+        int i = ib + r;
+        asm volatile("" : "+r"(i) : "r"(C::word(acc[r < 6 ? r + 2 : 7], 0)));
         const Eight s5 = C::load8(s + g.at(i, ib));  // S2(i, k), k = ib .. ib + 7
 #pragma unroll
         for (int r2 = 7; r2 > r; --r2) add_row<Cell>(acc[r], C::splat(s5, r2 - 1), acc[r2]);  // term 5, k + 1 = ib + r2
-        {  // term 7: F(i + 1, j - 1) is the row below shifted right by one cell
+        const int lo = i - jb;  // the row's first band cell (from jb)
+        {  // term 7: w(z_i, z_j) (the tile column's weights for z_i, where j - i > kMinLoop) + F(i + 1, j - 1),
+           // the row below shifted right by one cell
           const Eight below = C::shift_in(C::load8(f + g.at(i + 1, jb - 8)), r < 7 ? acc[r < 7 ? r + 1 : 7]
                                                                                    : C::load8(f + g.at(i + 1, jb)));
-          const int zrow = zs[i] * seq::kAlphabetSize;
-          Eight wv;
-#pragma unroll
-          for (int c = 0; c < 8; ++c)
-            C::set(wv, c, jb + c - i > kMinLoop ? static_cast<int>(table[zrow + static_cast<int>((zc >> (8 * c)) & 0xffu)]) : C::kNeg);
+          const Eight wv = keep<Cell>(C::load8(weights + zs[i] * 8), C::range_mask(lo + kMinLoop + 1, 7));
 #pragma unroll
           for (int w = 0; w < C::kWords; ++w)
             C::set_word(acc[r], w, C::addmax(C::word(wv, w), C::word(below, w), C::word(acc[r], w)));
         }
-        // Cells outside the band, the window or the target are minus infinity: min with `cap`.
-        const int lo = i - jb, up = imin(i + l2 - 1 - jb, hi);
-        Eight cap, g4;
-#pragma unroll
-        for (int c = 0; c < 8; ++c) C::set(cap, c, c >= lo && c <= up ? C::kTop : C::kNeg);
-#pragma unroll
-        for (int w = 0; w < C::kWords; ++w) C::set_word(g4, w, C::min(C::word(acc[r], w), C::word(cap, w)));
+        // Cells outside the band, the window or the target are minus infinity.
+        const int up = imin(i + l2 - 1 - jb, hi);  // the row's last valid cell (from jb)
+        const Eight g4 = keep<Cell>(acc[r], C::range_mask(lo, up));
         // In-tile term 4: F(i, j) = max over k in [jb, j] of G(i, k) + P(k, j) (P: closure of the tile
         // column's S2 steps, P(j, j) = 0), in two independent chains.
         Eight even = g4, odd = C::fill8(C::kNeg);
 #pragma unroll
         for (int k = 0; k < 7; ++k) add_row<Cell>(k & 1 ? odd : even, C::splat(g4, k), C::load8(closure + 8 * k));
 #pragma unroll
-        for (int w = 0; w < C::kWords; ++w)
-          C::set_word(acc[r], w, C::min(C::max(C::word(even, w), C::word(odd, w)), C::word(cap, w)));
+        for (int w = 0; w < C::kWords; ++w) C::set_word(acc[r], w, C::max(C::word(even, w), C::word(odd, w)));
+        acc[r] = keep<Cell>(acc[r], C::range_mask(lo, up));  // (recomputed: cheaper than holding it)
         C::store8(f + g.at(i, jb), acc[r]);
       }
     }
@@ -260,7 +266,7 @@ namespace detail {
 std::size_t patch_shared_bytes(int l2, int cell_bytes) {
   if (patch_threads(l2) > kPatchThreadsMax || 8 * PatchGeometry(l2).ni > kMaxWindowCodes) return 0;
   const PatchGeometry g(l2);
-  return (2 * static_cast<std::size_t>(g.cells) + static_cast<std::size_t>(g.ni) * kClosureCells) *
+  return (2 * static_cast<std::size_t>(g.cells) + static_cast<std::size_t>(g.ni) * (kClosureCells + seq::kAlphabetSize * 8)) *
          static_cast<std::size_t>(cell_bytes);
 }
 }  // namespace detail

@@ -54,6 +54,7 @@ __host__ __device__ constexpr int b_cells(int l2) { return (staged(l2) + 1) * (b
 // runs k2 over [ar - 1, br + 8): 8 delta + 9 steps). Every segment has its own accumulators.
 struct Segment {
   int br = 0, k2 = 0, len = 0;
+  bool base = false;  // starts from the micro-tile's cells (exactly one segment of each micro-tile does)
 };
 
 // The pairing for windows with more than 17 band offsets and for 32-bit cells: slot (alpha, q) owns the
@@ -61,8 +62,8 @@ struct Segment {
 __device__ inline void paired_segments(int nd, int ar, Segment (&seg)[2]) {
   const int q = static_cast<int>(threadIdx.x) / (kT / kMt);
   const bool owner = q <= nd / 2, second = owner && nd - q != q;
-  seg[0] = owner ? Segment{ar + kMt * q, ar - 1, kMt * q + 9} : Segment{};
-  seg[1] = second ? Segment{ar + kMt * (nd - q), ar - 1, kMt * (nd - q) + 9} : Segment{};
+  seg[0] = owner ? Segment{ar + kMt * q, ar - 1, kMt * q + 9, true} : Segment{};
+  seg[1] = second ? Segment{ar + kMt * (nd - q), ar - 1, kMt * (nd - q) + 9, true} : Segment{};
 }
 
 // The balanced form (up to 17 band offsets, nd <= 16, 16-bit cells): every warp runs about the same
@@ -85,11 +86,11 @@ __device__ inline void balanced_segments(int nd, int ar, Segment (&seg)[3]) {
   if (second_pair ? has_b : has_a) {
     const int small_steps = kMt * q + 9, cut = 4 * nd - kMt * q;
     if (!b_slot) {
-      seg[0] = Segment{ar + kMt * q, ar - 1, small_steps};
-      seg[1] = Segment{ar + kMt * big, ar - 1, cut};
+      seg[0] = Segment{ar + kMt * q, ar - 1, small_steps, true};
+      seg[1] = Segment{ar + kMt * big, ar - 1, cut, false};
     } else {
-      seg[0] = Segment{ar + kMt * big, ar - 1 + cut, small_steps};
-      seg[1] = Segment{ar + kMt * big, ar - 1 + cut + small_steps, cut};
+      seg[0] = Segment{ar + kMt * big, ar - 1 + cut, small_steps, true};
+      seg[1] = Segment{ar + kMt * big, ar - 1 + cut + small_steps, cut, false};
     }
     if (second_pair) {
       const Segment t = seg[0];
@@ -100,7 +101,7 @@ __device__ inline void balanced_segments(int nd, int ar, Segment (&seg)[3]) {
   if (nd % 2 == 0) {
     const int total = 4 * nd + 9, parts = kThreads1 / kMt, part = tid / kMt;
     const int first = part * total / parts;
-    seg[2] = Segment{ar + kMt * (nd / 2), ar - 1 + first, (part + 1) * total / parts - first};
+    seg[2] = Segment{ar + kMt * (nd / 2), ar - 1 + first, (part + 1) * total / parts - first, part == 0};
   }
 }
 
@@ -194,14 +195,13 @@ __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b
     const int d2 = br + c - (ar + r);
     return (d2 >= 0 && d2 < l2) ? static_cast<int>(cs[d2 * kT + ar + r]) : C::kNeg;
   };
-  // Every segment starts from its micro-tile's cells (max is idempotent: several partial maxima of one
-  // micro-tile may all hold them).
+  // One segment of each micro-tile starts from its cells, the others from minus infinity.
 #pragma unroll
   for (int j = 0; j < kSegments; ++j)
 #pragma unroll
     for (int r = 0; r < kMt; ++r)
 #pragma unroll
-      for (int c = 0; c < kMt; ++c) C::set(acc[j][r], c, seg[j].len > 0 ? cell_of(seg[j].br, r, c) : C::kNeg);
+      for (int c = 0; c < kMt; ++c) C::set(acc[j][r], c, seg[j].base ? cell_of(seg[j].br, r, c) : C::kNeg);
   __syncthreads();
   // Minus infinity on the diagonals next to the band, once (d = -1 is rewritten for every k1).
   for (int e = tid; e < 16 * (rows + 1); e += kThreads1) {
