@@ -28,7 +28,8 @@ namespace {
 constexpr int kT = 64;          // double reduction: i2 columns per block
 constexpr int kMt = 8;          // micro-tile edge
 constexpr int kThreads1 = 128;  // threads of a double-reduction block
-constexpr int kMaxBalancedBands = 16;  // balanced_segments: band offsets 0 .. 16 (L2 <= 130)
+constexpr int kMaxBalancedBands = 16;  // balanced_segments: band offsets 0 .. 16
+constexpr int kMaxBalancedL2 = kMt * (kMaxBalancedBands + 1) - 7;  // 129: the largest L2 with 16 band offsets
 constexpr int kSingleT = 64;    // single tables: columns per block
 constexpr int kThreadsSingle = 256;
 constexpr int kThreadsSite = 256;
@@ -47,7 +48,9 @@ __device__ __forceinline__ int a_at(int k, int i) { return (k + 1) * kT + i; }
 __host__ __device__ constexpr int b_row(int l2) { return (l2 + 15 + 7) / 8 * 8; }
 __device__ __forceinline__ int b_at(int k, int j, int rl) { return k * rl + j + 8; }
 __host__ __device__ constexpr int a_cells(int l2) { return (staged(l2) + 1) * kT; }
-__host__ __device__ constexpr int b_cells(int l2) { return (staged(l2) + 1) * (b_row(l2) + 1) + l2 + 24; }
+__host__ __device__ constexpr int b_cells(int l2, int rl) { return (staged(l2) + 1) * (rl + 1) + l2 + 24; }
+// The balanced kernel's B rows have one length for every window it takes (so the strides are constants).
+__host__ __device__ constexpr int b_row_of(int l2, bool balanced) { return balanced ? b_row(kMaxBalancedL2) : b_row(l2); }
 
 // A thread's share of a block's k2 steps: steps [k2, k2 + len) of the micro-tile whose first j2 is br
 // (its rows are the thread's i2 group ar .. ar + 7; the micro-tile at band offset delta, br = ar + 8 delta,
@@ -133,7 +136,7 @@ __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b
   const int i1 = st.i1, i0 = st.i0;
   const int j1 = i1 + d1;
   const int l2 = pd.l2, m = pd.m, stride = pd.stride;
-  const int nd = band_blocks(l2), rows = staged(l2), rl = b_row(l2);
+  const int nd = band_blocks(l2), rows = staged(l2), rl = b_row_of(l2, kBalanced);
   Cell* const as = reinterpret_cast<Cell*>(smem);  // a_at(k2 - i0, i2 - i0): A(i2, k2)
   Cell* const bs = as + a_cells(l2);                // b_at(k - i0, j2 - i0, rl): B(k, j2)
   Cell* const cs = as;                              // [d2][i2 - i0], before and after the k1 loop
@@ -467,8 +470,10 @@ __global__ void __launch_bounds__(kThreadsSite) sites_kernel(BatchView b, SiteOu
   }
 }
 
+bool balanced_for(int l2, int cell) { return cell == 2 && band_blocks(l2) <= kMaxBalancedBands; }
 std::size_t double_reduction_bytes(int l2, int cell) {
-  return (static_cast<std::size_t>(a_cells(l2)) + static_cast<std::size_t>(b_cells(l2))) * static_cast<std::size_t>(cell);
+  const int rl = b_row_of(l2, balanced_for(l2, cell));
+  return (static_cast<std::size_t>(a_cells(l2)) + static_cast<std::size_t>(b_cells(l2, rl))) * static_cast<std::size_t>(cell);
 }
 std::size_t single_bytes(int l, int cell) {
   return static_cast<std::size_t>(l) * static_cast<std::size_t>(kSingleT + l - 1) * static_cast<std::size_t>(cell);
@@ -514,7 +519,7 @@ void launch_double_reduction(const BatchView& b, int d1, const std::int64_t* pre
     // The balanced work split needs up to 17 band offsets and three segments' accumulators in registers
     // (16-bit cells); otherwise the pairing.
     if constexpr (sizeof(Cell) == 2) {
-      if (band_blocks(b.max_l2) <= kMaxBalancedBands) {
+      if (balanced_for(b.max_l2, sizeof(Cell))) {
         launch(double_reduction_kernel<Cell, true>, items, kThreads1, bytes, stream, b, d1, prefix);
         return;
       }
