@@ -28,6 +28,8 @@
 // i * rl + j + 8 (rl = a multiple of 8, >= L2 + 8), so 8 cells of a row with j a multiple of 8 are one
 // aligned 16-byte load. Everything starts as minus infinity (in particular the 8 diagonals below the
 // band, which the tile products read for k < i); reads above the band only reach cells outside it.
+#include <type_traits>
+
 #include "kernels/bpmax/bpmax_device.cuh"
 
 namespace screen::kernels::bpmax {
@@ -50,8 +52,11 @@ struct PatchGeometry {
   int rl = 0;     // shared-memory row length
   int cells = 0;  // cells of one shared-memory table
   __host__ __device__ explicit PatchGeometry(int l2) {
-    w = kPatchT + l2 - 1;
-    ni = (w + 7) / 8;
+    // Every interval inside a window of starts and ends depends only on intervals inside it, so any
+    // window from the block's first column that holds its columns' band (kPatchT + L2 - 1 columns) will
+    // do; whole tiles (8 ni columns) leave no partial tile column at its end.
+    ni = (kPatchT + l2 - 1 + 7) / 8;
+    w = 8 * ni;
     dmax = (l2 + 6) / 8 < ni - 1 ? (l2 + 6) / 8 : ni - 1;
     rl = (l2 + 8 + 7) / 8 * 8;
     // Rows 0 .. 8 ni (term 4 reads S2 row k + 1 <= 8 ni), columns up to 8 ni + 7, plus slack; 16-byte multiple.
@@ -184,6 +189,10 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) patch_up_kernel(BatchVie
       const Cell* const closure = pj + tj * kClosureCells;
       const int hi = imin(g.w - 1, m - 1 - i0) - jb;  // last column (from jb) inside the window and target
       const Cell* const weights = wtab + tj * seq::kAlphabetSize * 8;  // [z_i][c]
+      // The masks below (term 7's j - i > kMinLoop, and the cells outside the band or the target) keep
+      // every cell of most tiles: those are finished without them when the whole warp's tiles are.
+      const bool plain = 8 * delta >= 8 + kMinLoop && 8 * delta <= l2 - 8 && hi >= 7;
+      auto finish = [&](auto masked) {
 #pragma unroll
       for (int r = 7; r >= 0; --r) {
         // The row index, tied (by an empty asm) to the row two below, so that the compiler prepares a row's
@@ -198,14 +207,16 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) patch_up_kernel(BatchVie
            // the row below shifted right by one cell
           const Eight below = C::shift_in(C::load8(f + g.at(i + 1, jb - 8)), r < 7 ? acc[r < 7 ? r + 1 : 7]
                                                                                    : C::load8(f + g.at(i + 1, jb)));
-          const Eight wv = keep<Cell>(C::load8(weights + zs[i] * 8), C::range_mask(lo + kMinLoop + 1, 7));
+          Eight wv = C::load8(weights + zs[i] * 8);
+          if constexpr (decltype(masked)::value) wv = keep<Cell>(wv, C::range_mask(lo + kMinLoop + 1, 7));
 #pragma unroll
           for (int w = 0; w < C::kWords; ++w)
             C::set_word(acc[r], w, C::addmax(C::word(wv, w), C::word(below, w), C::word(acc[r], w)));
         }
         // Cells outside the band, the window or the target are minus infinity.
         const int up = imin(i + l2 - 1 - jb, hi);  // the row's last valid cell (from jb)
-        const Eight g4 = keep<Cell>(acc[r], C::range_mask(lo, up));
+        Eight g4 = acc[r];
+        if constexpr (decltype(masked)::value) g4 = keep<Cell>(g4, C::range_mask(lo, up));
         // In-tile term 4: F(i, j) = max over k in [jb, j] of G(i, k) + P(k, j) (P: closure of the tile
         // column's S2 steps, P(j, j) = 0), in two independent chains.
         Eight even = g4, odd = C::fill8(C::kNeg);
@@ -213,9 +224,14 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) patch_up_kernel(BatchVie
         for (int k = 0; k < 7; ++k) add_row<Cell>(k & 1 ? odd : even, C::splat(g4, k), C::load8(closure + 8 * k));
 #pragma unroll
         for (int w = 0; w < C::kWords; ++w) C::set_word(acc[r], w, C::max(C::word(even, w), C::word(odd, w)));
-        acc[r] = keep<Cell>(acc[r], C::range_mask(lo, up));  // (recomputed: cheaper than holding it)
+        if constexpr (decltype(masked)::value) acc[r] = keep<Cell>(acc[r], C::range_mask(lo, up));  // (recomputed: cheaper than holding it)
         C::store8(f + g.at(i, jb), acc[r]);
       }
+      };
+      if (__any_sync(__activemask(), !plain))
+        finish(std::true_type{});
+      else
+        finish(std::false_type{});
     }
     __syncthreads();
     if (active && delta > stage) {
