@@ -51,14 +51,15 @@ struct PatchGeometry {
   int dmax = 0;   // largest tile diagonal holding band cells
   int rl = 0;     // shared-memory row length
   int cells = 0;  // cells of one shared-memory table
-  __host__ __device__ explicit PatchGeometry(int l2) {
+  // fixed_rl: a row length for every window of the launch (a constant in the kernel), or 0.
+  __host__ __device__ explicit PatchGeometry(int l2, int fixed_rl = 0) {
     // Every interval inside a window of starts and ends depends only on intervals inside it, so any
     // window from the block's first column that holds its columns' band (kPatchT + L2 - 1 columns) will
     // do; whole tiles (8 ni columns) leave no partial tile column at its end.
     ni = (kPatchT + l2 - 1 + 7) / 8;
     w = 8 * ni;
     dmax = (l2 + 6) / 8 < ni - 1 ? (l2 + 6) / 8 : ni - 1;
-    rl = (l2 + 8 + 7) / 8 * 8;
+    rl = fixed_rl > 0 ? fixed_rl : (l2 + 8 + 7) / 8 * 8;
     // Rows 0 .. 8 ni (term 4 reads S2 row k + 1 <= 8 ni), columns up to 8 ni + 7, plus slack; 16-byte multiple.
     cells = ((8 * ni) * rl + 8 * ni + 16 + 8 + 7) / 8 * 8;
   }
@@ -81,7 +82,7 @@ __device__ __forceinline__ void tile_product(typename Cells<Cell>::Eight (&acc)[
   }
 }
 
-template <class Cell, int kThreads, int kMinBlocks>
+template <class Cell, int kThreads, int kMinBlocks, int kRowLength>
 __global__ void __launch_bounds__(kThreads, kMinBlocks) patch_up_kernel(BatchView b, int d1, const std::int64_t* prefix) {
   using C = Cells<Cell>;
   using Eight = typename C::Eight;
@@ -89,7 +90,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) patch_up_kernel(BatchVie
   const SlabTile st = slab_tile(b, prefix, kPatchT);
   const PairDesc& pd = st.pd;
   const int i0 = st.i0, l2 = pd.l2, m = pd.m, stride = pd.stride;
-  const PatchGeometry g(l2);
+  const PatchGeometry g(l2, kRowLength);
   Cell* const f = reinterpret_cast<Cell*>(smem);
   Cell* const s = f + g.cells;
   Cell* const pj = s + g.cells;  // closures of the tile columns, kClosureCells each
@@ -269,6 +270,12 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) patch_up_kernel(BatchVie
   }
 }
 
+constexpr int kFixedRowL2 = 128;
+constexpr int kFixedRow = (kFixedRowL2 + 8 + 7) / 8 * 8;  // 136
+
+// The block's geometry for target window l2 in a launch whose windows are all at most max_l2.
+PatchGeometry launch_geometry(int l2, int max_l2) { return PatchGeometry(l2, max_l2 <= kFixedRowL2 ? kFixedRow : 0); }
+
 // One thread per tile, and 8 per tile of the longest diagonal.
 int patch_threads(int l2) {
   const PatchGeometry g(l2);
@@ -281,7 +288,7 @@ int patch_threads(int l2) {
 namespace detail {
 std::size_t patch_shared_bytes(int l2, int cell_bytes) {
   if (patch_threads(l2) > kPatchThreadsMax || 8 * PatchGeometry(l2).ni > kMaxWindowCodes) return 0;
-  const PatchGeometry g(l2);
+  const PatchGeometry g = launch_geometry(l2, l2);
   return (2 * static_cast<std::size_t>(g.cells) + static_cast<std::size_t>(g.ni) * (kClosureCells + seq::kAlphabetSize * 8)) *
          static_cast<std::size_t>(cell_bytes);
 }
@@ -296,12 +303,15 @@ void launch_patch_up(const BatchView& b, int d1, const std::int64_t* prefix, std
     using Cell = decltype(cell);
     const std::size_t bytes = patch_shared_bytes(b.max_l2, sizeof(Cell));
     // Two blocks per SM for 16-bit cells (96 registers, a few spilled: 0.038 s against 0.055 s with one
-    // block per SM and no spills, patch-up of 23 x 20,000 at W2 = 128 on an H200).
-    if (threads <= kPatchThreads)
-      launch(patch_up_kernel<Cell, kPatchThreads, sizeof(Cell) == 2 ? 2 : 1>, items, kPatchThreads, bytes, stream, b,
-             d1, prefix);
+    // block per SM and no spills, patch-up of 23 x 20,000 at W2 = 128 on an H200). Windows up to
+    // kFixedRowL2 (the thesis's W2 = 128) use one row length, a constant in the kernel's addressing.
+    constexpr int kBlocks = sizeof(Cell) == 2 ? 2 : 1;
+    if (b.max_l2 <= kFixedRowL2)
+      launch(patch_up_kernel<Cell, kPatchThreads, kBlocks, kFixedRow>, items, kPatchThreads, bytes, stream, b, d1, prefix);
+    else if (threads <= kPatchThreads)
+      launch(patch_up_kernel<Cell, kPatchThreads, kBlocks, 0>, items, kPatchThreads, bytes, stream, b, d1, prefix);
     else
-      launch(patch_up_kernel<Cell, kPatchThreadsMax, 1>, items, kPatchThreadsMax, bytes, stream, b, d1, prefix);
+      launch(patch_up_kernel<Cell, kPatchThreadsMax, 1, 0>, items, kPatchThreadsMax, bytes, stream, b, d1, prefix);
   });
 }
 
