@@ -41,6 +41,7 @@ struct BenchOptions {
   std::string query = "data/svrna/sarscov2_svrna.fa";
   std::string device = "cpu";
   std::string targets;     // screen case: every query of `query` against these records, on the GPU
+  std::size_t first_target = 0;  // screen case: records from this one on
   std::size_t max_targets = 0;
   int gpu = 0;
 };
@@ -84,14 +85,16 @@ double timed(F&& f) {
 void screen_case(const BenchOptions& o, int threads) {
   const seq::SequenceSet queries = seq::read_fasta(o.query);
   const seq::SequenceSet targets = seq::read_fasta(o.targets);
-  const std::size_t nt = o.max_targets > 0 ? std::min(o.max_targets, targets.size()) : targets.size();
+  const std::size_t first = std::min(o.first_target, targets.size());
+  const std::size_t end = o.max_targets > 0 ? std::min(first + o.max_targets, targets.size()) : targets.size();
+  const std::size_t nt = end - first;
   bpmax::Params p;
   p.target_window = 128;
   std::vector<bpmax::PairInput> pairs;
   double updates = 0, nucleotides = 0;
-  for (std::size_t t = 0; t < nt; ++t) nucleotides += static_cast<double>(targets.length(t));
+  for (std::size_t t = first; t < end; ++t) nucleotides += static_cast<double>(targets.length(t));
   for (std::size_t q = 0; q < queries.size(); ++q)
-    for (std::size_t t = 0; t < nt; ++t) {
+    for (std::size_t t = first; t < end; ++t) {
       pairs.push_back({{queries.codes(q), static_cast<int>(queries.length(q))},
                        {targets.codes(t), static_cast<int>(targets.length(t))}, q, t});
       updates += bpmax::term1_updates(pairs.back().query.length, pairs.back().target.length, p);
@@ -104,8 +107,8 @@ void screen_case(const BenchOptions& o, int threads) {
   const double t = timed([&] {
     for (const auto& r : bpmax::interact_pairs_gpu(pairs, p, bpmax::TracebackMode::none(), go, &st)) sum += r.site.score;
   });
-  std::printf("\nscreen: %zu queries x %zu targets (%.1f Mnt) of %s, W2 = 128, on GPU %d\n", queries.size(), nt,
-              nucleotides / 1e6, o.targets.c_str(), o.gpu);
+  std::printf("\nscreen: %zu queries x %zu targets (records %zu to %zu, %.1f Mnt) of %s, W2 = 128, on GPU %d\n",
+              queries.size(), nt, first + 1, end, nucleotides / 1e6, o.targets.c_str(), o.gpu);
   std::printf("  %zu pairs (%zu on the GPU, %zu on the CPU), %.3g term-1 updates\n", pairs.size(), st.gpu_pairs,
               st.cpu_pairs, updates);
   std::printf("  %.1f s wall (kernels %.1f s), %.1f GOPS, score checksum %lld\n", t, st.kernel_ms / 1e3,
@@ -210,7 +213,9 @@ void add_bench_bpmax(CLI::App& bench, Action& action) {
       ->capture_default_str();
   cmd->add_option("--gpu", o->gpu, "GPU index of the GPU rows")->capture_default_str();
   cmd->add_option("--targets", o->targets, "Also screen every --query record against these targets on the GPU (W2 128)");
-  cmd->add_option("--max-targets", o->max_targets, "Only the first K records of --targets (0: all)")->capture_default_str();
+  cmd->add_option("--first-target", o->first_target, "Start the screen at record K of --targets (0: the first)")
+      ->capture_default_str();
+  cmd->add_option("--max-targets", o->max_targets, "Only K records of --targets (0: all)")->capture_default_str();
   cmd->callback([&action, o] { action = [o]() -> int { return run_bench(*o); }; });
 }
 
