@@ -4,9 +4,9 @@
 //   F(i, j) = max(F(i, j),  F(i, k) + S2(k + 1, j),  S2(i, k) + F(k + 1, j)  for i <= k < j,
 //                 w(z_i, z_j) + F(i + 1, j - 1)  when j - i > kMinLoop).
 //
-// One block owns kPatchT columns i (interval starts) and recomputes the window of the W = kPatchT + L2 - 1
-// starts from its first column: every interval inside the window depends only on intervals inside it,
-// so the block's own columns come out exact. (A neighbour block may already have written final values
+// One block owns kPatchT columns i (interval starts) and recomputes a window of starts and ends from its
+// first column, at least kPatchT + L2 - 1 wide (whole tiles: 8 ni columns): every interval inside the
+// window depends only on intervals inside it, so the block's own columns come out exact. (A neighbour block may already have written final values
 // into the window's other columns; the recurrence is a monotone max, so reading a final value instead of
 // the double-reduction value gives the same result.)
 //
@@ -15,8 +15,12 @@
 // 64 cells in registers for the whole kernel. Stage s = 0 .. D:
 //   1. the threads of the tiles on diagonal s finish them: the terms whose k lies inside the tile
 //      itself (k in [8J, j) for term 4, k + 1 in (i, 8I + 8) for term 5) and term 7, in dependency order
-//      (rows from the bottom; terms 5 and 7 for a whole row at once, term 4 pushed from each cell, left
-//      to right, into the row), and store the final cells in shared memory;
+//      (rows from the bottom; terms 5 and 7 for a whole row at once; then term 4 for the whole row as
+//      one max-plus product with P, the closure of the tile column's in-tile S2 steps), and store the
+//      final cells in shared memory. This is the kernel's critical path (one warp works while the
+//      others wait at the barrier), so it is kept short: P and the term-7 weights of every tile column
+//      are tables made once per block, a warp whose tiles keep every cell skips the masks, and a row's
+//      index work is tied to the row two below so that the compiler does not hoist it all and spill;
 //   2. barrier;
 //   3. every tile further from the diagonal (delta > s) adds the two max-plus products that have just
 //      become final: term 4 with k in tile column I + s (F(I, I + s) times S2 rows), term 5 with k + 1 in
@@ -25,8 +29,9 @@
 // So the bulk of the work runs register-tiled, with one barrier per tile diagonal.
 //
 // Shared memory: F and S2 of the window, each stored by rows of interval starts: cell (i, j) at
-// i * rl + j + 8 (rl = a multiple of 8, >= L2 + 8), so 8 cells of a row with j a multiple of 8 are one
-// aligned 16-byte load. Everything starts as minus infinity (in particular the 8 diagonals below the
+// i * rl + j + 8 (rl = a multiple of 8, >= L2 + 8; one constant for launches whose windows are all at
+// most 128), so 8 cells of a row with j a multiple of 8 are one aligned 16-byte load; then the tile
+// columns' closures P and term-7 weights. Everything starts as minus infinity (in particular the 8 diagonals below the
 // band, which the tile products read for k < i); reads above the band only reach cells outside it.
 #include <type_traits>
 

@@ -7,10 +7,12 @@
 // k1 it stages A (dense rows k2, columns i2) and B (dense rows k2 + 1, columns j2) in shared memory
 // with "minus infinity" outside the band, so that a thread's 8 x 8 micro-tile of cells runs one
 // uniform k2 loop: per k2, 8 values of A (splatted into both halves of a word) against 8 values of B,
-// 32 (16-bit, __viaddmax_s16x2) or 64 (32-bit, __viaddmax_s32) fused add-max instructions. Micro-tiles
-// are paired (band offsets delta and D - delta) so that every thread does the same number of steps.
-// A thread keeps its micro-tiles' cells in registers across all k1; terms 2 and 3 come out of the same
-// k2 loop through the diagonal d = -1 of the staged A and B (see below).
+// 32 (16-bit, __viaddmax_s16x2) or 64 (32-bit, __viaddmax_s32) fused add-max instructions. A thread's
+// work is up to three segments (ranges of k2 steps of one micro-tile, each with its own accumulators,
+// kept in registers across all k1; balanced_segments, or paired_segments for wide windows and 32-bit
+// cells), cut so that the four warps, which run on the SM's four schedulers, have about the same number
+// of steps; partial maxima of one micro-tile merge in shared memory at the end. Terms 2 and 3 come out
+// of the same k2 loop through the diagonal d = -1 of the staged A and B (see below).
 //
 // Patch-up (terms 4, 5 and 7): bpmax_patch_up.cu.
 //
