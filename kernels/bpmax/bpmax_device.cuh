@@ -251,5 +251,8 @@ void launch(void (*kernel)(Params...), std::int64_t items, int threads, std::siz
 // Shared memory of the patch-up kernel for target window l2 (bpmax_patch_up.cu); 0 when the window
 // needs more threads than a block may have.
 std::size_t patch_shared_bytes(int l2, int cell_bytes);
+// Static shared memory of the patch-up kernel (its pair-weight table and window codes): a block's
+// dynamic shared memory may not exceed the device's limit minus this.
+std::size_t patch_static_bytes();
 
 }  // namespace screen::kernels::bpmax::detail

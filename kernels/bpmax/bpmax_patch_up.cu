@@ -291,6 +291,9 @@ int patch_threads(int l2) {
 }  // namespace
 
 namespace detail {
+std::size_t patch_static_bytes() {
+  return sizeof(std::int16_t) * seq::kAlphabetSize * seq::kAlphabetSize + sizeof(std::uint8_t) * kMaxWindowCodes;
+}
 std::size_t patch_shared_bytes(int l2, int cell_bytes) {
   if (patch_threads(l2) > kPatchThreadsMax || 8 * PatchGeometry(l2).ni > kMaxWindowCodes) return 0;
   const PatchGeometry g = launch_geometry(l2, l2);

@@ -138,6 +138,37 @@ TEST(BpmaxGpu, WideTargetWindowsRunOnTheGpuAndEqualTheCpu) {
   }
 }
 
+// Windows at the kernels' boundaries: the double reduction's balanced split takes L2 <= 129 (16-bit
+// cells), the pairing above; the patch-up's one-row-length form takes L2 <= 128; 32-bit tables fit the
+// GPU's shared memory up to L2 = 128 (the patch-up's static shared memory counts too). Each setting is its own batch (its largest window picks the kernels), with a
+// target longer than the window (several tiles, the target's end inside a tile) and one shorter.
+TEST(BpmaxGpu, WindowsAtTheKernelsBoundariesEqualTheCpu) {
+  SCREEN_REQUIRE_GPU();
+  std::mt19937 rng(17);
+  std::vector<Case> cases{{test::codes(test::random_letters(rng, 23)), test::codes(test::random_letters(rng, 389))},
+                          {test::codes(test::random_letters(rng, 19)), test::codes(test::random_letters(rng, 100))},
+                          {test::codes(test::random_letters(rng, 21)), test::codes(test::random_letters(rng, 130))}};
+  const auto pairs = inputs(cases);
+  const PairWeights weight_sets[] = {{3, 2, 1, 1}, {3000, 2000, 1000, 1}};  // 16-bit and 32-bit cells
+  for (const PairWeights& w : weight_sets)
+    for (int w2 : {127, 128, 129, 130}) {
+      Params p;
+      p.weights = w;
+      p.target_window = w2;
+      GpuStats stats;
+      const auto got = interact_pairs_gpu(pairs, p, TracebackMode::all(), GpuOptions{}, &stats);
+      const auto want = interact_pairs(pairs, p, TracebackMode::all(), Method::cpu);
+      const std::string what = "weights " + std::to_string(w.cg) + " W2 " + std::to_string(w2);
+      for (std::size_t k = 0; k < pairs.size(); ++k)
+        expect_same_site(want[k].site, got[k].site, what + " pair " + std::to_string(k));
+      // 32-bit tables of a window above 128 nt need more shared memory than a block has: the CPU
+      // takes the pairs whose window is that wide (the 100-nt target's window is its length).
+      const std::size_t on_cpu = w.cg == 3000 && w2 > 128 ? 2 : 0;
+      EXPECT_EQ(stats.cpu_pairs, on_cpu) << what;
+      EXPECT_EQ(stats.gpu_pairs, pairs.size() - on_cpu) << what;
+    }
+}
+
 // A memory cap that holds only the smaller tables: those are cut into several GPU batches, the larger
 // pairs go to the CPU, and the results do not change.
 TEST(BpmaxGpu, PairsOverTheMemoryBudgetGoToTheCpu) {
