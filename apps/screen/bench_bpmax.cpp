@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "apps/screen/cli.hpp"
+#include "manifest/param_rules.hpp"
 #include "common/error.hpp"
 #include "seq/sequence_set.hpp"
 #include "stages/bpmax/cpu.hpp"
@@ -117,7 +118,7 @@ void screen_case(const BenchOptions& o, int threads) {
 }
 
 int run_bench(const BenchOptions& o) {
-  if (o.threads < 0) throw UsageError("--threads must be >= 0 (0: all cores)");
+  manifest::rules::require_option("--threads", manifest::rules::cpu_threads(o.threads));
   if (o.device != "cpu" && o.device != "gpu" && o.device != "all")
     throw UsageError(fmt::format("--device must be cpu, gpu or all, not '{}'", o.device));
   const bool cpu_rows = o.device != "gpu", gpu_rows = o.device != "cpu";

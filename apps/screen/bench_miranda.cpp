@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "apps/screen/cli.hpp"
+#include "manifest/param_rules.hpp"
 #include "common/error.hpp"
 #include "seq/sequence_set.hpp"
 #include "stages/miranda/align_batch.hpp"
@@ -349,7 +350,7 @@ int run_bench(const BenchOptions& o) {
     throw UsageError(fmt::format("--device must be cpu, gpu or all, not '{}'", o.device));
   if (o.repeats < 1) throw UsageError("--repeats must be >= 1");
   const bool cpu_rows = o.device != "gpu", gpu_rows = o.device != "cpu";
-  if (o.threads < 0) throw UsageError("--threads must be >= 0 (0: all cores)");
+  manifest::rules::require_option("--threads", manifest::rules::cpu_threads(o.threads));
   if (o.limit_queries < 0) throw UsageError("--limit-queries must be >= 0 (0: all)");
   if (o.reference_queries < 0) throw UsageError("--reference-queries must be >= 0");
   seq::FastaOptions fo;

@@ -17,6 +17,7 @@
 #include "apps/screen/cli.hpp"
 #include "common/error.hpp"
 #include "gpu/device_info.hpp"
+#include "manifest/param_rules.hpp"
 #include "seq/sequence_set.hpp"
 #include "stages/nussinov/cpu.hpp"
 #include "stages/nussinov/cuda.hpp"
@@ -99,6 +100,7 @@ int run_bench(const BenchOptions& o) {
                  gpu::gpu_count() == 0 ? gpu::no_gpu_reason() : std::string("the Nussinov GPU path is not built"));
     gpu = false;
   }
+  manifest::rules::require_option("--threads", manifest::rules::cpu_threads(o.threads));
   const int all = o.threads > 0 ? o.threads : omp_get_max_threads();
   std::vector<int> thread_counts{1};
   if (all > 1) thread_counts.push_back(all);

@@ -19,6 +19,7 @@
 #include "common/progress.hpp"
 #include "seq/sequence_set.hpp"
 #include "gpu/device_info.hpp"
+#include "manifest/param_rules.hpp"
 #include "stages/miranda/align_batch.hpp"
 #include "stages/miranda/cuda.hpp"
 #include "stages/miranda/display_letters.hpp"
@@ -69,7 +70,12 @@ int run_align(const AlignOptions& o) {
     throw UsageError(fmt::format("--format must be tsv, miranda or h5, not '{}'", o.format));
   if (o.device != "cpu" && o.device != "gpu" && o.device != "auto")
     throw UsageError(fmt::format("--device must be cpu, gpu or auto, not '{}'", o.device));
-  if (o.threads < 0) throw UsageError("--threads must be >= 0 (0: all cores)");
+  namespace rules = manifest::rules;  // the manifest's stages.miranda ranges
+  rules::require_option("--threads", rules::cpu_threads(o.threads));
+  rules::require_option("--score-threshold", rules::miranda_score_threshold(o.score_threshold));
+  rules::require_option("--scale", rules::miranda_scale(o.scale));
+  rules::require_option("--gap-open", rules::miranda_gap_penalty(o.gap_open));
+  rules::require_option("--gap-extend", rules::miranda_gap_penalty(o.gap_extend));
   miranda::BatchOptions batch;
   if (o.method == "auto") {
     batch.method = miranda::Method::cpu;

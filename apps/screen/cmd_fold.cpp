@@ -14,6 +14,7 @@
 #include "common/progress.hpp"
 #include "common/pair_weights.hpp"
 #include "gpu/device_info.hpp"
+#include "manifest/param_rules.hpp"
 #include "seq/sequence_set.hpp"
 #include "stages/nussinov/cuda.hpp"
 #include "stages/nussinov/fold.hpp"
@@ -43,9 +44,10 @@ constexpr std::size_t kChunkBases = 2'000'000;
 int run_fold(const FoldOptions& o) {
   if (o.format == "h5") not_yet("`screen fold --format h5`", "HDF5 results come from `screen run MANIFEST`");
   if (o.format != "tsv") throw UsageError(fmt::format("--format must be tsv or h5, not '{}'", o.format));
-  if (o.min_loop < 0) throw UsageError("--min-loop must be >= 0");
-  if (o.max_span < 0) throw UsageError("--max-span must be >= 0 (0: unlimited)");
-  if (o.threads < 0) throw UsageError("--threads must be >= 0 (0: all cores)");
+  namespace rules = manifest::rules;  // the manifest's stages.nussinov ranges
+  rules::require_option("--min-loop", rules::nussinov_min_loop(o.min_loop));
+  rules::require_option("--max-span", rules::nussinov_max_span(o.max_span, o.min_loop));
+  rules::require_option("--threads", rules::cpu_threads(o.threads));
 
   nussinov::Params p;
   p.min_loop = o.min_loop;

@@ -16,6 +16,7 @@
 #include "common/output_file.hpp"
 #include "common/pair_weights.hpp"
 #include "common/progress.hpp"
+#include "manifest/param_rules.hpp"
 #include "seq/sequence_set.hpp"
 #include "stages/bpmax/cpu.hpp"
 #include "stages/bpmax/cuda.hpp"
@@ -56,9 +57,10 @@ int run_interact(const InteractOptions& o) {
   const bool gpu = o.device == "gpu" || (o.device == "auto" && bpmax::gpu_available());
   if (gpu && o.method != "auto")
     throw UsageError("--method chooses the CPU method; it cannot be combined with the GPU (use --device cpu)");
-  if (o.threads < 0) throw UsageError("--threads must be >= 0 (0: all cores)");
-  if (o.query_window < 0) throw UsageError("--query-window must be >= 0 (0: the whole query)");
-  if (o.target_window < 0) throw UsageError("--target-window must be >= 0 (0: the whole target)");
+  namespace rules = manifest::rules;  // the manifest's stages.bpmax ranges
+  rules::require_option("--threads", rules::cpu_threads(o.threads));
+  rules::require_option("--query-window", rules::bpmax_window(o.query_window));
+  rules::require_option("--target-window", rules::bpmax_window(o.target_window));
   const bool with_pairs = !o.pairs.empty();
   if (with_pairs && !o.inputs.empty())
     throw UsageError("give either QUERIES.fa TARGETS.fa or --pairs PAIRS.fa, not both");

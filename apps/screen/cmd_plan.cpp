@@ -14,6 +14,7 @@
 #include "engine/inputs.hpp"
 #include "engine/results_spec.hpp"
 #include "manifest/load_manifest.hpp"
+#include "manifest/param_rules.hpp"
 #include "plan/plan.hpp"
 
 namespace screen::cli {
@@ -23,11 +24,12 @@ namespace {
 struct PlanArgs {
   std::string path;
   int shards = 0;
+  bool shards_given = false;  // --shards was on the command line (0 is then refused)
   bool count = false, output_folder = false;
 };
 
 int run_plan(const PlanArgs& a) {
-  if (a.shards < 0) throw UsageError("--shards must be >= 1");
+  if (a.shards_given) manifest::rules::require_option("--shards", manifest::rules::shard_count(a.shards));
   if (a.count && a.output_folder) throw UsageError("--count and --output-folder print one value each; give one");
   const manifest::Job job = manifest::load_manifest(a.path);
   if (a.output_folder) {
@@ -37,6 +39,7 @@ int run_plan(const PlanArgs& a) {
   const engine::Inputs in = engine::load_inputs(job);
   const plan::Plan p = plan::make_plan(job, in.query_lengths(), in.target_lengths(), a.shards);
   if (a.count) {
+    engine::require_work(p);
     fmt::print("{}\n", p.shards.size());
     return 0;
   }
@@ -54,6 +57,8 @@ int run_plan(const PlanArgs& a) {
   const auto units = engine::skipped_unit_rows(p, in);
   fmt::print("skipped units: {}\n", units.size());
   for (const auto& s : units) fmt::print("skipped\t{}\t{}\t{}\t{}\n", s.side, s.set, s.name, s.reason);
+  std::fflush(stdout);
+  engine::require_work(p);  // after the listing, which says why
   return 0;
 }
 
@@ -63,10 +68,13 @@ void add_plan(CLI::App& app, Action& action) {
   auto* cmd = app.add_subcommand("plan", "Print the shards a manifest would run, with cost and memory estimates");
   auto a = std::make_shared<PlanArgs>();
   cmd->add_option("manifest", a->path, "Job manifest (YAML)")->required();
-  cmd->add_option("--shards", a->shards, "Shard count (default: sharding.shards of the manifest)");
+  auto* shards = cmd->add_option("--shards", a->shards, "Shard count (default: sharding.shards of the manifest)");
   cmd->add_flag("--count", a->count, "Print only the number of shards (for workflows)");
   cmd->add_flag("--output-folder", a->output_folder, "Print only the job's output folder, resolved (for workflows)");
-  cmd->callback([&action, a] { action = [a]() -> int { return run_plan(*a); }; });
+  cmd->callback([&action, a, shards] {
+    a->shards_given = shards->count() > 0;
+    action = [a]() -> int { return run_plan(*a); };
+  });
 }
 
 }  // namespace screen::cli

@@ -17,6 +17,7 @@
 #include "common/error.hpp"
 #include "engine/engine.hpp"
 #include "manifest/load_manifest.hpp"
+#include "manifest/param_rules.hpp"
 
 namespace screen::cli {
 
@@ -32,6 +33,7 @@ struct RunArgs {
   std::string shard;  // empty: every shard; a number, or "env" (SLURM_ARRAY_TASK_ID)
   int threads = 0;
   int shards = 0;
+  bool shards_given = false;  // --shards was on the command line (0 is then refused, not "the manifest's")
 };
 
 int run_run(const RunArgs& a) {
@@ -40,8 +42,9 @@ int run_run(const RunArgs& a) {
   sigemptyset(&sa.sa_mask);
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
-  if (a.threads < 0) throw UsageError("--threads must be >= 0 (0: the manifest's resources.cpu_threads)");
-  if (a.shards < 0) throw UsageError("--shards must be >= 1");
+  namespace rules = manifest::rules;  // the manifest's resources.cpu_threads and sharding.shards ranges
+  rules::require_option("--threads", rules::cpu_threads(a.threads));
+  if (a.shards_given) rules::require_option("--shards", rules::shard_count(a.shards));
   const long long shard = a.shard.empty() ? -1 : cluster::parse_shard_argument(a.shard);
   const manifest::Job job = manifest::load_manifest(a.manifest);
   engine::RunOptions o;
@@ -72,8 +75,11 @@ void add_run(CLI::App& app, Action& action) {
   cmd->add_option("--shard", a->shard,
                   "Run only this shard (0-based, or `env`: $SLURM_ARRAY_TASK_ID); skipped when complete; no merge");
   cmd->add_option("--threads", a->threads, "CPU threads (default: resources.cpu_threads)");
-  cmd->add_option("--shards", a->shards, "Shard count (default: sharding.shards of the manifest)");
-  cmd->callback([&action, a] { action = [a]() -> int { return run_run(*a); }; });
+  auto* shards = cmd->add_option("--shards", a->shards, "Shard count (default: sharding.shards of the manifest)");
+  cmd->callback([&action, a, shards] {
+    a->shards_given = shards->count() > 0;
+    action = [a]() -> int { return run_run(*a); };
+  });
 }
 
 }  // namespace screen::cli

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <sstream>
+#include <utility>
 
 #include "common/error.hpp"
 
@@ -14,11 +15,25 @@ bool is_half_multiple(double v) { return std::fabs(v * 2.0 - std::round(v * 2.0)
 bool is_whole(double v) { return std::fabs(v - std::round(v)) < 1e-9; }
 }  // namespace
 
-PairWeights make_pair_weights(double cg, double au, double gu, const std::string& what) {
-  for (double v : {cg, au, gu}) {
-    if (!(v >= 0.0) || !is_half_multiple(v) || v > 1000.0)
-      throw UsageError(fmt::format("{}: pair weight {} must be a multiple of 0.5 between 0 and 1000", what, v));
+std::string pair_weight_problem(double v) {
+  if (!(v >= 0)) return fmt::format("must be >= 0 (got {})", v);
+  if (!is_half_multiple(v)) return fmt::format("must be a multiple of 0.5 (got {})", v);
+  if (v > 1000) return fmt::format("must be <= 1000 (got {})", v);
+  return "";
+}
+
+std::string pair_weights_problem(double cg, double au, double gu) {
+  for (const auto& [pair, v] : {std::pair<const char*, double>{"CG", cg}, {"AU", au}, {"GU", gu}}) {
+    const std::string p = pair_weight_problem(v);
+    if (!p.empty()) return std::string(pair) + " " + p;
   }
+  if (cg == 0 && au == 0 && gu == 0) return "at least one pair weight must be > 0";
+  return "";
+}
+
+PairWeights make_pair_weights(double cg, double au, double gu, const std::string& what) {
+  const std::string problem = pair_weights_problem(cg, au, gu);
+  if (!problem.empty()) throw UsageError(what + ": " + problem);
   PairWeights pw;
   pw.scale = (is_whole(cg) && is_whole(au) && is_whole(gu)) ? 1 : 2;
   pw.cg = static_cast<int>(std::lround(cg * pw.scale));

@@ -18,7 +18,13 @@ struct PairWeights {
   int scale = 1;   // 1 or 2
 };
 
-// From user values (each must be >= 0 and a multiple of 0.5; checked, throws UsageError naming `what`).
+// The rule for user weights, shared by the manifest and `--weights` (manifest/param_rules.hpp):
+// each 0 .. 1000 and a multiple of 0.5. Returns the problem, or "" when the value is accepted.
+std::string pair_weight_problem(double v);
+// Each weight as above, and at least one of them > 0 (else nothing pairs); "CG must be ..." names the pair.
+std::string pair_weights_problem(double cg, double au, double gu);
+
+// From user values (checked by pair_weights_problem; throws UsageError "what: problem").
 PairWeights make_pair_weights(double cg, double au, double gu, const std::string& what);
 
 // Parses "CG=3,AU=2,GU=1" (any order; omitted pairs keep `defaults`, given in user units).

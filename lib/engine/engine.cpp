@@ -82,6 +82,7 @@ RunSummary run_job(const manifest::Job& job, const RunOptions& options) {
   const Inputs in = load_inputs(job);
   const plan::Plan p = plan::make_plan(job, in.query_lengths(), in.target_lengths(), options.shards);
   log_skipped(in, p);
+  require_work(p);
   const plan::StageParams params = plan::stage_params(job);
   const RunState now = current_state(job, in, p);
   const std::vector<std::string> input_sha = in.input_sha256();

@@ -1,10 +1,26 @@
 #include "engine/inputs.hpp"
 
+#include <fmt/format.h>
+
+#include <map>
+
+#include "common/error.hpp"
 #include "stages/miranda/display_letters.hpp"
 
 namespace screen::engine {
 
 namespace {
+
+// "target set 'utrs' (utrs.fa): none of its 3 records is left to screen (3 shorter than min_length 30)".
+std::string nothing_kept(const char* side, const manifest::SetSpec& spec, const seq::SequenceSet& set) {
+  std::map<std::string, std::size_t> reasons;
+  for (const auto& s : set.skipped()) ++reasons[s.reason];
+  std::string why;
+  for (const auto& [reason, n] : reasons) why += fmt::format("{}{} {}", why.empty() ? "" : ", ", n, reason);
+  return fmt::format("{} set '{}' ({}): none of its {} records is left to screen ({}); change the set's "
+                     "min_length / max_length or its file",
+                     side, spec.name, spec.fasta, set.skipped().size(), why);
+}
 
 void load_side(const std::vector<manifest::SetSpec>& specs, const char* side, bool letters_wanted, Inputs& in,
                seq::SequenceSet& all, std::vector<std::string>& letters, std::vector<store::SequenceRow>& rows) {
@@ -13,8 +29,10 @@ void load_side(const std::vector<manifest::SetSpec>& specs, const char* side, bo
     seq::FastaOptions fo;
     fo.min_length = spec.min_length;
     fo.max_length = spec.max_length;
-    fo.skip_bad_records = true;
+    // Invalid records (bad letters, duplicate names, empty records) are errors with file, line and
+    // column, as in the single-shot commands; only the length limits skip records, as documented.
     seq::SequenceSet set = seq::read_fasta(spec.fasta, fo);
+    if (set.empty()) throw InputError(nothing_kept(side, spec, set));
     in.files.push_back({side, spec.name, spec.fasta, set.sha256()});
     auto sk = store::skipped_rows(side, spec.name, set);
     in.skipped.insert(in.skipped.end(), sk.begin(), sk.end());
@@ -45,6 +63,14 @@ Inputs load_inputs(const manifest::Job& job) {
   load_side(job.queries, "query", letters, in, in.queries, in.query_letters, in.query_rows);
   load_side(job.targets, "target", letters, in, in.targets, in.target_letters, in.target_rows);
   return in;
+}
+
+void require_work(const plan::Plan& p) {
+  if (!p.units.empty()) return;
+  throw InputError(fmt::format(
+      "nothing to screen: all {} work units of the plan are skipped{}; raise resources.max_unit_memory or "
+      "limit the sets' max_length (`screen plan` lists the skipped units)",
+      p.skipped.size(), p.skipped.empty() ? std::string() : " (the first: " + p.skipped.front().reason + ")"));
 }
 
 std::vector<std::string> Inputs::input_sha256() const {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "manifest/job.hpp"
+#include "plan/plan.hpp"
 #include "seq/sequence_set.hpp"
 #include "store/merge.hpp"
 #include "store/tables.hpp"
@@ -25,7 +26,13 @@ struct Inputs {
   std::vector<std::size_t> target_lengths() const;
 };
 
-// Reads every set of the job (min_length / max_length and invalid records skipped and listed).
+// Reads every set of the job with the FASTA rules (an invalid record is an InputError naming file,
+// line and column); records outside min_length / max_length are skipped and listed, and a set left
+// with no record is an InputError.
 Inputs load_inputs(const manifest::Job& job);
+
+// A plan with no work unit left (every unit over resources.max_unit_memory) is an error for run,
+// plan and validate: throws InputError saying how many units were skipped and why.
+void require_work(const plan::Plan& p);
 
 }  // namespace screen::engine

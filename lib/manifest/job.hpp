@@ -37,7 +37,7 @@ struct NussinovParams {
 // stages.miranda (../shared/spec/miranda.md).
 struct MirandaParams {
   bool enabled = false;
-  int score_threshold = 140;
+  double score_threshold = 140;  // a number, as miRanda's -sc takes it
   double scale = 4.0;          // seed-region scaling
   double gap_open = -9;        // truncated toward zero where used, as miRanda does
   double gap_extend = -4;

@@ -1,24 +1,51 @@
 // The manifest's top level: YAML syntax, the sections, the rules that join them, and the result.
 #include "manifest/load_manifest.hpp"
 
+#include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 #include "common/error.hpp"
 #include "common/sha256.hpp"
+#include "manifest/param_rules.hpp"
 #include "manifest/sections.hpp"
 #include "manifest/yaml_fields.hpp"
+#include "seq/input_file.hpp"
 
 namespace screen::manifest {
 
 namespace {
 
+// The 1-based line of the '---' that opens the document whose first node is at `mark` (0: unknown).
+long document_start_line(const std::string& text, const YAML::Mark& mark) {
+  std::vector<std::size_t> starts{0};
+  for (std::size_t i = 0; i < text.size(); ++i)
+    if (text[i] == '\n') starts.push_back(i + 1);
+  const long last = mark.line >= 0 ? std::min<long>(mark.line, static_cast<long>(starts.size()) - 1)
+                                   : static_cast<long>(starts.size()) - 1;
+  for (long l = last; l >= 0; --l)
+    if (text.compare(starts[static_cast<std::size_t>(l)], 3, "---") == 0) return l + 1;
+  return mark.line >= 0 ? mark.line + 1 : 0;
+}
+
+// The manifest is one YAML document: a second one ('---' again) would otherwise be read by nobody,
+// and a user who appended a changed copy would get the old job.
 YAML::Node parse_yaml(const std::string& text, const std::string& display_path) {
   try {
-    return YAML::Load(text);
+    const std::vector<YAML::Node> docs = YAML::LoadAll(text);
+    if (docs.size() > 1) {
+      const long line = document_start_line(text, docs[1].Mark());
+      throw ManifestError(located(display_path, line, line > 0 ? 1 : 0,
+                                  fmt::format("the file holds {} YAML documents (separated by '---'); a manifest is "
+                                              "one document: remove the others or put them in files of their own",
+                                              docs.size())));
+    }
+    return docs.empty() ? YAML::Node() : docs[0];
   } catch (const YAML::Exception& e) {
     const bool known = e.mark.line >= 0 && e.mark.column >= 0;
     throw ManifestError(located(display_path, known ? e.mark.line + 1 : 0, known ? e.mark.column + 1 : 0,
@@ -85,10 +112,16 @@ Job parse_manifest(const std::string& yaml_text, const std::string& display_path
 }
 
 Job load_manifest(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
+  // The path goes into run.info and batch scripts, one line each; relative input paths inherit it.
+  if (const std::string problem = rules::path_value(path); !problem.empty())
+    throw ManifestError(rules::quoted_for_message(path, 200) + ": the manifest's path " + problem);
   std::error_code ec;
-  if (!in || std::filesystem::is_directory(path, ec))
-    throw ManifestError(path + ": cannot read the manifest (no such file, or not readable)");
+  if (!std::filesystem::exists(path, ec))
+    throw ManifestError(path + ": cannot read the manifest (no such file)");
+  if (const std::string problem = seq::regular_file_problem(path); !problem.empty())
+    throw ManifestError(path + ": the manifest " + problem);
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ManifestError(path + ": cannot read the manifest (not readable)");
   std::ostringstream text;
   text << in.rdbuf();
   std::string base = std::filesystem::path(path).parent_path().string();

@@ -5,23 +5,24 @@
 
 #include "manifest/byte_size.hpp"
 #include "manifest/duration.hpp"
+#include "manifest/param_rules.hpp"
 #include "manifest/sections.hpp"
 
 namespace screen::manifest {
 
 namespace {
 
-// `auto` (-> 0) or an integer in [min, max].
-void read_auto_or_int(const Field& f, int& out, long long min, long long max) {
+// `auto` (-> 0) or an integer the rule accepts; `what` says what the integer is, for the type error.
+void read_auto_or_int(const Field& f, int& out, const std::string& what, std::string (*rule)(long long)) {
   if (f.is_word("auto")) {
     out = 0;
     return;
   }
   if (!f.node().IsScalar() || f.node().Scalar().find_first_not_of("+-0123456789") != std::string::npos) {
-    f.problem(fmt::format("expected auto or an integer >= {}, got {}", min, describe(f.node())));
+    f.problem(fmt::format("expected auto or {}, got {}", what, describe(f.node())));
     return;
   }
-  if (auto v = f.integer(min, max)) out = static_cast<int>(*v);
+  if (auto v = f.integer(); v && f.accept(rule(*v))) out = static_cast<int>(*v);
 }
 
 void read_devices(const Field& f, Resources& r) {
@@ -73,7 +74,7 @@ void read_resources(const Field& field, Resources& r) {
   Section s(field, {"devices", "cpu_threads", "gpu_memory_fraction", "max_unit_memory"});
   if (!s.ok()) return;
   if (s.has("devices")) read_devices(s["devices"], r);
-  if (s.has("cpu_threads")) read_auto_or_int(s["cpu_threads"], r.cpu_threads, 1, 4096);
+  if (s.has("cpu_threads")) read_auto_or_int(s["cpu_threads"], r.cpu_threads, "a thread count", rules::cpu_threads);
   if (s.has("gpu_memory_fraction")) {
     if (auto v = s["gpu_memory_fraction"].number()) {
       if (!(*v > 0 && *v <= 1))
@@ -95,7 +96,7 @@ void read_resources(const Field& field, Resources& r) {
 void read_sharding(const Field& field, Sharding& sh) {
   Section s(field, {"shards", "target_shard_minutes"});
   if (!s.ok()) return;
-  if (s.has("shards")) read_auto_or_int(s["shards"], sh.shards, 1, 10'000'000);
+  if (s.has("shards")) read_auto_or_int(s["shards"], sh.shards, "a shard count", rules::shard_count);
   if (s.has("target_shard_minutes")) {
     if (auto v = s["target_shard_minutes"].number()) {
       if (*v <= 0)

@@ -6,7 +6,9 @@
 #include <fstream>
 #include <limits>
 
+#include "manifest/param_rules.hpp"
 #include "manifest/sections.hpp"
+#include "seq/input_file.hpp"
 
 namespace screen::manifest {
 
@@ -26,6 +28,10 @@ void check_input_file(const Field& field, const std::string& resolved) {
   }
   if (fs::is_directory(status)) {
     field.problem("is a folder, not a FASTA file: " + resolved);
+    return;
+  }
+  if (const std::string problem = seq::regular_file_problem(resolved); !problem.empty()) {
+    field.problem(resolved + " " + problem);  // before any read: a FIFO would block it
     return;
   }
   std::ifstream in(resolved, std::ios::binary);
@@ -84,15 +90,7 @@ std::string resolve_path(const std::string& base_dir, const std::string& p) {
   return out;
 }
 
-bool check_name(const Field& field, const std::string& name) {
-  for (char c : name) {
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.')) {
-      field.problem(fmt::format("'{}' may use only letters, digits, '_', '-' and '.'", name));
-      return false;
-    }
-  }
-  return true;
-}
+bool check_name(const Field& field, const std::string& name) { return field.accept(rules::name(name)); }
 
 void read_job(const Field& field, Job& job, const std::string& base_dir) {
   Section s(field, {"name", "output"});

@@ -6,6 +6,7 @@
 
 #include "common/error.hpp"
 #include "common/pair_weights.hpp"
+#include "manifest/param_rules.hpp"
 #include "manifest/sections.hpp"
 
 namespace screen::manifest {
@@ -17,21 +18,12 @@ struct UserWeights {
   double cg, au, gu;
 };
 
-// One weight: a number >= 0, a multiple of 0.5, at most 1000. False (and a problem) otherwise.
+// One weight (rules::pair_weight). False (and a problem) otherwise.
 bool read_weight(const Field& f, double& out) {
   auto v = f.number();
-  if (!v) return false;
-  if (*v < 0) {
-    f.problem(fmt::format("must be >= 0 (got {})", *v));
-  } else if (std::fabs(*v * 2 - std::round(*v * 2)) > 1e-9) {
-    f.problem(fmt::format("must be a multiple of 0.5 (got {})", *v));
-  } else if (*v > 1000) {
-    f.problem(fmt::format("must be <= 1000 (got {})", *v));
-  } else {
-    out = *v;
-    return true;
-  }
-  return false;
+  if (!v || !f.accept(rules::pair_weight(*v))) return false;
+  out = *v;
+  return true;
 }
 
 // `pairs: {AU: .., CG: .., GU: ..}`. A pair left out of the mapping gets `omitted`'s weight.
@@ -44,10 +36,7 @@ void read_pairs(const Field& f, PairWeights& out, UserWeights omitted) {
   if (s.has("CG")) ok = read_weight(s["CG"], w.cg) && ok;
   if (s.has("GU")) ok = read_weight(s["GU"], w.gu) && ok;
   if (!ok) return;  // reported; the "all zero" check would only repeat it
-  if (w.au == 0 && w.cg == 0 && w.gu == 0) {
-    f.problem("at least one pair weight must be > 0");
-    return;
-  }
+  if (!f.accept(rules::pair_weights(w.cg, w.au, w.gu))) return;
   try {
     out = make_pair_weights(w.cg, w.au, w.gu, f.path());
   } catch (const Error& e) {
@@ -66,15 +55,12 @@ void read_nussinov(const Field& f, NussinovParams& p) {
   if (!s.ok()) return;
   p.enabled = read_enabled(s);
   if (s.has("min_loop")) {
-    if (auto v = s["min_loop"].integer(0, 1000)) p.min_loop = static_cast<int>(*v);
+    if (auto v = s["min_loop"].integer(); v && s["min_loop"].accept(rules::nussinov_min_loop(*v)))
+      p.min_loop = static_cast<int>(*v);
   }
   if (s.has("max_span")) {
-    if (auto v = s["max_span"].integer(0, INT_MAX)) {
+    if (auto v = s["max_span"].integer(); v && s["max_span"].accept(rules::nussinov_max_span(*v, p.min_loop)))
       p.max_span = static_cast<int>(*v);
-      if (p.max_span != 0 && p.max_span <= p.min_loop + 1)
-        s["max_span"].problem(fmt::format("must be 0 (unlimited) or > min_loop + 1 = {}, else no pair can form (got {})",
-                                          p.min_loop + 1, p.max_span));
-    }
   }
   // nussinov.md: a pair not listed has weight 0.
   if (s.has("pairs")) read_pairs(s["pairs"], p.pairs, {0, 0, 0});
@@ -88,30 +74,23 @@ void read_miranda(const Field& f, MirandaParams& p) {
   if (!s.ok()) return;
   p.enabled = read_enabled(s);
   if (s.has("score_threshold")) {
-    if (auto v = s["score_threshold"].integer(1, 1'000'000)) p.score_threshold = static_cast<int>(*v);
+    if (auto v = s["score_threshold"].number(); v && s["score_threshold"].accept(rules::miranda_score_threshold(*v)))
+      p.score_threshold = *v;
   }
   if (s.has("scale")) {
-    if (auto v = s["scale"].number()) {
-      if (*v <= 0 || *v > 100)
-        s["scale"].problem(fmt::format("must be > 0 and <= 100 (got {})", *v));
-      else
-        p.scale = *v;
-    }
+    if (auto v = s["scale"].number(); v && s["scale"].accept(rules::miranda_scale(*v))) p.scale = *v;
   }
   for (const char* key : {"gap_open", "gap_extend"}) {
     if (!s.has(key)) continue;
-    if (auto v = s[key].number()) {
-      if (*v > 0 || *v < -1000)
-        s[key].problem(fmt::format("must be a penalty between -1000 and 0 (got {})", *v));
-      else
-        (std::string(key) == "gap_open" ? p.gap_open : p.gap_extend) = *v;
-    }
+    if (auto v = s[key].number(); v && s[key].accept(rules::miranda_gap_penalty(*v)))
+      (std::string(key) == "gap_open" ? p.gap_open : p.gap_extend) = *v;
   }
   if (s.has("strict")) {
     if (auto v = s["strict"].boolean()) p.strict = *v;
   }
   if (s.has("max_hits_per_pair")) {
-    if (auto v = s["max_hits_per_pair"].integer(0, INT_MAX)) p.max_hits_per_pair = static_cast<int>(*v);
+    if (auto v = s["max_hits_per_pair"].integer(); v && s["max_hits_per_pair"].accept(rules::miranda_max_hits(*v)))
+      p.max_hits_per_pair = static_cast<int>(*v);
   }
 }
 
@@ -120,10 +99,12 @@ void read_bpmax(const Field& f, BpmaxParams& p) {
   if (!s.ok()) return;
   p.enabled = read_enabled(s);
   if (s.has("query_window")) {
-    if (auto v = s["query_window"].integer(0, INT_MAX)) p.query_window = static_cast<int>(*v);
+    if (auto v = s["query_window"].integer(); v && s["query_window"].accept(rules::bpmax_window(*v)))
+      p.query_window = static_cast<int>(*v);
   }
   if (s.has("target_window")) {
-    if (auto v = s["target_window"].integer(0, INT_MAX)) p.target_window = static_cast<int>(*v);
+    if (auto v = s["target_window"].integer(); v && s["target_window"].accept(rules::bpmax_window(*v)))
+      p.target_window = static_cast<int>(*v);
   }
   // bpmax.md fixes CG at 3 and gives AU and GU defaults: a pair left out keeps its default.
   if (s.has("pairs")) read_pairs(s["pairs"], p.pairs, {3, 2, 1});
@@ -132,12 +113,8 @@ void read_bpmax(const Field& f, BpmaxParams& p) {
       p.traceback = *v == "none" ? BpmaxTraceback::none : *v == "all" ? BpmaxTraceback::all : BpmaxTraceback::top;
   }
   if (s.has("report_threshold")) {
-    if (auto v = s["report_threshold"].number()) {
-      if (*v < 0)
-        s["report_threshold"].problem(fmt::format("must be >= 0 (got {})", *v));
-      else
-        p.report_threshold = *v;
-    }
+    if (auto v = s["report_threshold"].number(); v && s["report_threshold"].accept(rules::bpmax_report_threshold(*v)))
+      p.report_threshold = *v;
   }
 }
 

@@ -7,10 +7,12 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <string_view>
 
 #include "common/error.hpp"
 #include "manifest/ascii_lower.hpp"
 #include "manifest/did_you_mean.hpp"
+#include "manifest/param_rules.hpp"
 
 namespace screen::manifest {
 
@@ -22,6 +24,11 @@ std::string join(const std::vector<std::string>& words, const std::string& sep) 
   return out;
 }
 
+// Every control byte; sizeof includes the terminating NUL, which counts too.
+constexpr char kControl[] =
+    "\x01\x02\x03\x04\x05\x06\x07\x08\x09\x0a\x0b\x0c\x0d\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17"
+    "\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f\x7f";
+
 bool usable(const YAML::Mark& mark) { return mark.line >= 0 && mark.column >= 0; }
 
 std::string child_path(const std::string& parent, const std::string& key) {
@@ -31,7 +38,12 @@ std::string child_path(const std::string& parent, const std::string& key) {
 }  // namespace
 
 void Problems::add(const YAML::Mark& mark, const std::string& path, const std::string& problem) {
+  // One line per problem, whatever a key or value holds: control characters are shown escaped.
   std::string message = path.empty() ? problem : path + ": " + problem;
+  if (message.find_first_of(std::string_view(kControl, sizeof kControl)) != std::string::npos) {
+    const std::string q = rules::quoted_for_message(message, message.size());
+    message = q.substr(1, q.size() - 2);
+  }
   long line = usable(mark) ? mark.line + 1 : 0, column = usable(mark) ? mark.column + 1 : 0;
   found_.push_back({line, column, located(file_, line, column, message)});
 }
@@ -54,11 +66,7 @@ std::string describe(const YAML::Node& node) {
     case YAML::NodeType::Null: return "an empty value";
     case YAML::NodeType::Sequence: return "a list";
     case YAML::NodeType::Map: return "a mapping";
-    case YAML::NodeType::Scalar: {
-      const std::string& s = node.Scalar();
-      if (s.size() > 40) return "'" + s.substr(0, 37) + "...'";
-      return "'" + s + "'";
-    }
+    case YAML::NodeType::Scalar: return rules::quoted_for_message(node.Scalar(), node.Scalar().size() > 40 ? 37 : 40);
   }
   return "an unknown value";
 }
@@ -126,9 +134,18 @@ std::optional<bool> Field::boolean() const {
 }
 
 std::optional<std::string> Field::text() const {
-  if (node_.IsScalar() && !node_.Scalar().empty()) return node_.Scalar();
-  problem("expected text, got " + describe(node_));
-  return std::nullopt;
+  if (!node_.IsScalar() || node_.Scalar().empty()) {
+    problem("expected text, got " + describe(node_));
+    return std::nullopt;
+  }
+  if (!accept(rules::text_value(node_.Scalar()))) return std::nullopt;
+  return node_.Scalar();
+}
+
+bool Field::accept(const std::string& rule_problem) const {
+  if (rule_problem.empty()) return true;
+  problem(rule_problem);
+  return false;
 }
 
 std::optional<std::string> Field::choice(const std::vector<std::string>& choices) const {

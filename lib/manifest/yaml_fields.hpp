@@ -48,10 +48,13 @@ class Field {
   std::optional<long long> integer(long long min, long long max) const;  // and "must be >= min (got v)"
   std::optional<double> number() const;                      // integer or decimal
   std::optional<bool> boolean() const;                       // true/false (yes/no, on/off)
-  std::optional<std::string> text() const;                   // any non-empty scalar
+  // Any non-empty scalar without control characters, at most 4096 bytes (rules::text_value).
+  std::optional<std::string> text() const;
   // One of `choices` ("must be one of a, b, c (got 'x')", with a did-you-mean).
   std::optional<std::string> choice(const std::vector<std::string>& choices) const;
   bool is_word(const std::string& word) const;               // a scalar equal to `word`
+  // A rule's verdict (param_rules.hpp): true when `rule_problem` is empty, else records it.
+  bool accept(const std::string& rule_problem) const;
 
   // Elements of a list (items are named path[i]); nullopt and a problem when not a list.
   std::optional<std::vector<Field>> items(const std::string& expected) const;

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "common/error.hpp"
+#include "seq/input_file.hpp"
 
 namespace screen::seq::detail {
 
@@ -16,7 +17,10 @@ struct FileSource::Inflater {
   ~Inflater() { inflateEnd(&zs); }
 };
 
-FileSource::FileSource(std::string path) : path_(std::move(path)), file_(std::fopen(path_.c_str(), "rb"), &std::fclose) {
+FileSource::FileSource(std::string path) : path_(std::move(path)), file_(nullptr, &std::fclose) {
+  // Checked before opening: fopen on a FIFO without a writer would block forever.
+  if (const std::string problem = regular_file_problem(path_); !problem.empty()) throw InputError(path_ + ": " + problem);
+  file_.reset(std::fopen(path_.c_str(), "rb"));
   if (!file_) throw InputError(path_ + ": cannot open: " + std::strerror(errno));
   struct stat st {};
   if (fstat(fileno(file_.get()), &st) == 0 && S_ISREG(st.st_mode)) stored_size_ = static_cast<std::uint64_t>(st.st_size);

@@ -45,7 +45,7 @@ void write_stage_params(const manifest::Job& job, StageKind k, h5::Group& g) {
     }
     case StageKind::miranda: {
       const auto& p = job.miranda;
-      g.set_int("score_threshold", p.score_threshold);
+      g.set_double("score_threshold", p.score_threshold);
       g.set_double("scale", p.scale);
       g.set_double("gap_open", p.gap_open);
       g.set_double("gap_extend", p.gap_extend);

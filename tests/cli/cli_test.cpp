@@ -143,12 +143,12 @@ TEST(CliValidate, BadManifestsExitWithCode3NamingFileLineAndField) {
 TEST(CliValidate, AllProblemsAreListedTogether) {
   ValidateDir dir;
   const std::string path = dir.write(
-      "bad.yaml", kValidateHead + "  bpmax:\n    target_window: -5\n    traceback: tpo\nresources:\n  cpu_threads: 0\n");
+      "bad.yaml", kValidateHead + "  bpmax:\n    target_window: -5\n    traceback: tpo\nresources:\n  cpu_threads: -1\n");
   auto r = run_screen({"validate", path});
   EXPECT_EQ(r.exit_code, 3) << r.out;
   EXPECT_TRUE(contains(r.out, path + ":12:20: stages.bpmax.target_window: must be >= 0 (got -5)\n" + path +
                                   ":13:16: stages.bpmax.traceback: must be one of none, top, all (got 'tpo'); did you "
-                                  "mean 'top'?\n" + path + ":15:16: resources.cpu_threads: must be >= 1 (got 0)\n"))
+                                  "mean 'top'?\n" + path + ":15:16: resources.cpu_threads: must be >= 0 (got -1)\n"))
       << r.out;
   EXPECT_TRUE(contains(r.out, "(3 problems)")) << r.out;
 }

@@ -128,10 +128,12 @@ TEST_F(Validation, BadResourcesAndSharding) {
                        at(13, 24, "resources.gpu_memory_fraction: must be in (0, 1] (got 0)")));
   EXPECT_TRUE(has_line(errors(base + "resources:\n  gpu_memory_fraction: 1.5\n"),
                        at(13, 24, "resources.gpu_memory_fraction: must be in (0, 1] (got 1.5)")));
-  EXPECT_TRUE(has_line(errors(base + "resources:\n  cpu_threads: 0\n"),
-                       at(13, 16, "resources.cpu_threads: must be >= 1 (got 0)")));
+  EXPECT_TRUE(has_line(errors(base + "resources:\n  cpu_threads: -1\n"),
+                       at(13, 16, "resources.cpu_threads: must be >= 0 (got -1)")));
+  EXPECT_TRUE(has_line(errors(base + "resources:\n  cpu_threads: 4097\n"),
+                       at(13, 16, "resources.cpu_threads: must be <= 4096 (got 4097)")));
   EXPECT_TRUE(has_line(errors(base + "resources:\n  cpu_threads: many\n"),
-                       at(13, 16, "resources.cpu_threads: expected auto or an integer >= 1, got 'many'")));
+                       at(13, 16, "resources.cpu_threads: expected auto or a thread count, got 'many'")));
   EXPECT_TRUE(has_line(errors(base + "sharding:\n  shards: 0\n"), at(13, 11, "sharding.shards: must be >= 1 (got 0)")));
   EXPECT_TRUE(has_line(errors(base + "sharding:\n  target_shard_minutes: -1\n"),
                        at(13, 25, "sharding.target_shard_minutes: must be > 0 (got -1)")));
@@ -157,7 +159,7 @@ TEST_F(Validation, StageParameterRanges) {
   EXPECT_TRUE(has_line_with(errors(head_with("  nussinov:\n    max_span: 4\n")),
                             "stages.nussinov.max_span: must be 0 (unlimited) or > min_loop + 1 = 4"));
   EXPECT_TRUE(has_line(errors(head_with("  miranda:\n    score_threshold: 0\n")),
-                       at(12, 22, "stages.miranda.score_threshold: must be >= 1 (got 0)")));
+                       at(12, 22, "stages.miranda.score_threshold: must be > 0 and <= 1000000 (got 0)")));
   EXPECT_TRUE(has_line(errors(head_with("  miranda:\n    scale: 0\n")),
                        at(12, 12, "stages.miranda.scale: must be > 0 and <= 100 (got 0)")));
   EXPECT_TRUE(has_line(errors(head_with("  miranda:\n    gap_open: 9\n")),
@@ -265,6 +267,57 @@ TEST_F(Validation, AnOutputPathThatIsAFileIsRejected) {
   dir.write("taken", "x");
   EXPECT_TRUE(has_line(errors(head_replacing(3, "  name: t\n  output: taken") + "  nussinov:\n"),
                        at(4, 11, "job.output: exists and is not a folder: " + (dir.path() / "taken").string())));
+}
+
+TEST_F(Validation, TextValuesRefuseControlCharactersAndEachProblemIsOneLine) {
+  // YAML double quotes make any byte: newline, tab, CR, NUL, escape, DEL.
+  for (const char* bad : {"\\n", "\\t", "\\r", "\\0", "\\e", "\\x7f"}) {
+    const std::string value = std::string("\"out") + bad + "put\"";
+    const auto e = errors(head_replacing(3, "  name: t\n  output: " + value) + "  nussinov:\n");
+    ASSERT_EQ(e.size(), 1u) << bad;
+    EXPECT_NE(e[0].find("job.output: contains a control character"), std::string::npos) << e[0];
+    EXPECT_EQ(e[0].find_first_of(std::string("\n\t\r\x1b\x7f\0", 6)), std::string::npos) << "not one clean line: " << e[0];
+  }
+  // The same rule for every text field, a set's fasta path among them.
+  EXPECT_TRUE(has_line_with(errors(head_replacing(6, "    fasta: \"q\\n.fa\"") + "  nussinov:\n"),
+                            "queries[0].fasta: contains a control character ('\\n' at byte 2)"));
+  // A key with a control character is reported, escaped, on one line.
+  const auto k = errors(head_with("  \"nuss\\ninov\": true\n"));
+  ASSERT_FALSE(k.empty());
+  EXPECT_TRUE(has_line_with(k, "stages.nuss\\ninov: unknown key")) << k[0];
+}
+
+TEST_F(Validation, NamesAreShortAndTextValuesBounded) {
+  const std::string long_name(1 << 20, 'a');
+  auto e = errors(head_replacing(3, "  name: " + long_name) + "  nussinov:\n");
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0], at(3, 9, "job.name: is 1048576 bytes long; at most 4096 are accepted"));
+  e = errors(head_replacing(3, "  name: " + std::string(101, 'j')) + "  nussinov:\n");
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0], at(3, 9, "job.name: is 101 characters long; at most 100 are accepted"));
+  e = errors(head_replacing(5, "  - name: " + std::string(101, 's')) + "  nussinov:\n");
+  EXPECT_TRUE(has_line_with(e, "queries[0].name: is 101 characters long; at most 100 are accepted"));
+  EXPECT_TRUE(has_line(errors(head_replacing(3, "  name: ..") + "  nussinov:\n"),
+                       at(3, 9, "job.name: '..' is not a usable name")));
+  EXPECT_EQ(load(head_replacing(3, "  name: " + std::string(100, 'j')) + "  nussinov:\n").name, std::string(100, 'j'));
+}
+
+TEST_F(Validation, ScoreThresholdIsANumber) {
+  EXPECT_DOUBLE_EQ(load(head_with("  miranda:\n    score_threshold: 140.5\n")).miranda.score_threshold, 140.5);
+  EXPECT_TRUE(has_line(errors(head_with("  miranda:\n    score_threshold: high\n")),
+                       at(12, 22, "stages.miranda.score_threshold: expected a number, got 'high'")));
+}
+
+TEST_F(Validation, ASecondYamlDocumentIsAnError) {
+  const std::string one = std::string(kHead) + "  nussinov:\n";
+  const auto e = errors(one + "---\n" + one);
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0].rfind(manifest_path() + ":12:", 0), 0u) << e[0];
+  EXPECT_NE(e[0].find("the file holds 2 YAML documents (separated by '---'); a manifest is one document"),
+            std::string::npos)
+      << e[0];
+  // A leading '---' (one document) is fine.
+  EXPECT_EQ(load("---\n" + one).name, "t");
 }
 
 }  // namespace

@@ -113,7 +113,7 @@ TEST(FastaErrors, UnreadableFiles) {
     FAIL() << "no exception";
   } catch (const InputError& e) {
     EXPECT_TRUE(starts_with(e.what(), dir.path() + ": ")) << e.what();
-    EXPECT_TRUE(contains(e.what(), "Is a directory")) << e.what();
+    EXPECT_TRUE(contains(e.what(), "is a folder, not a regular file")) << e.what();
   }
 }
 

@@ -192,7 +192,7 @@ TEST_F(Merge, RootAttributesAndStageParameters) {
   EXPECT_EQ(nus.get_int("min_loop"), 3);
   EXPECT_TRUE(nus.get_bool("traceback"));
   const h5::Group mir = r.stage_group(StageKind::miranda);
-  EXPECT_EQ(mir.get_int("score_threshold"), 150);
+  EXPECT_EQ(mir.get_double("score_threshold"), 150.0);
   EXPECT_EQ(mir.get_double("gap_open"), -9.0);
   EXPECT_FALSE(mir.get_bool("strict"));
   const h5::Group bp = r.stage_group(StageKind::bpmax);
