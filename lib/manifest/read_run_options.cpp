@@ -5,6 +5,7 @@
 
 #include "manifest/byte_size.hpp"
 #include "manifest/duration.hpp"
+#include "manifest/sbatch_values.hpp"
 #include "manifest/sections.hpp"
 
 namespace screen::manifest {
@@ -64,6 +65,32 @@ void read_devices(const Field& f, Resources& r) {
   if (ok) {
     r.devices = DeviceMode::gpus;
     r.gpu_ids = ids;
+  }
+}
+
+// cluster.partition reaches both scripts' #SBATCH lines: SLURM's partition characters only.
+void read_partition(const Field& f, Cluster& c) {
+  auto v = f.text();
+  if (!v) return;
+  if (const std::string problem = partition_problem(*v); !problem.empty())
+    f.problem(problem);
+  else
+    c.partition = *v;
+}
+
+// cluster.extra_sbatch: each entry exactly one sbatch option (it becomes one #SBATCH line, its
+// value quoted there), never a second line.
+void read_extra_sbatch(const Field& f, Cluster& c) {
+  auto items = f.items("a list of sbatch options such as [\"--account=rna\"]");
+  if (!items) return;
+  for (const auto& item : *items) {
+    auto v = item.text();
+    if (!v) continue;
+    std::string problem;
+    if (parse_sbatch_option(*v, problem))
+      c.extra_sbatch.push_back(*v);
+    else
+      item.problem(problem);
   }
 }
 
@@ -128,9 +155,7 @@ void read_cluster(const Field& field, Cluster& c) {
   if (s.has("scheduler")) {
     if (auto v = s["scheduler"].choice({"slurm"})) c.scheduler = *v;
   }
-  if (s.has("partition")) {
-    if (auto v = s["partition"].text()) c.partition = *v;
-  }
+  if (s.has("partition")) read_partition(s["partition"], c);
   if (s.has("gpus_per_task")) {
     if (auto v = s["gpus_per_task"].integer(0, 64)) c.gpus_per_task = static_cast<int>(*v);
   }
@@ -147,18 +172,7 @@ void read_cluster(const Field& field, Cluster& c) {
   if (s.has("max_concurrent")) {
     if (auto v = s["max_concurrent"].integer(0, 1'000'000)) c.max_concurrent = static_cast<int>(*v);
   }
-  if (s.has("extra_sbatch")) {
-    if (auto items = s["extra_sbatch"].items("a list of sbatch options such as [\"--account=rna\"]")) {
-      for (const auto& item : *items) {
-        auto v = item.text();
-        if (!v) continue;
-        if ((*v)[0] != '-')
-          item.problem(fmt::format("'{}' is not an sbatch option (options start with '-', e.g. --account=rna)", *v));
-        else
-          c.extra_sbatch.push_back(*v);
-      }
-    }
-  }
+  if (s.has("extra_sbatch")) read_extra_sbatch(s["extra_sbatch"], c);
 }
 
 }  // namespace screen::manifest

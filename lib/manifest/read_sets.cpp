@@ -6,6 +6,7 @@
 #include <fstream>
 #include <limits>
 
+#include "manifest/sbatch_values.hpp"
 #include "manifest/sections.hpp"
 
 namespace screen::manifest {
@@ -94,17 +95,38 @@ bool check_name(const Field& field, const std::string& name) {
   return true;
 }
 
+namespace {
+
+// The job name is part of both scripts' --job-name (sbatch would split the job at "hetjob").
+bool check_job_name(const Field& field, const std::string& name) {
+  const std::string problem = hetjob_word_problem(name);
+  if (!problem.empty()) field.problem(problem + "; choose another job name");
+  return problem.empty();
+}
+
+// The output folder is written into both scripts (--output, --error, the merge command): a control
+// character there would end a line early.
+bool check_output(const Field& field, const std::string& output) {
+  const auto c = control_character(output);
+  if (c)
+    field.problem(
+        fmt::format("'{}' contains {}; a folder path may not hold control characters", printable(output), *c));
+  return !c;
+}
+
+}  // namespace
+
 void read_job(const Field& field, Job& job, const std::string& base_dir) {
   Section s(field, {"name", "output"});
   if (!s.ok()) return;
   if (!s.has("name")) {
     s.missing("name", "names the job, its SLURM jobs and its default output folder");
-  } else if (auto name = s["name"].text(); name && check_name(s["name"], *name)) {
+  } else if (auto name = s["name"].text(); name && check_name(s["name"], *name) && check_job_name(s["name"], *name)) {
     job.name = *name;
   }
   std::string output = "results/" + (job.name.empty() ? std::string("job") : job.name);
   if (s.has("output")) {
-    if (auto o = s["output"].text()) output = *o;
+    if (auto o = s["output"].text(); o && check_output(s["output"], *o)) output = *o;
   }
   job.output_as_written = output;
   job.output = resolve_path(base_dir, output);
