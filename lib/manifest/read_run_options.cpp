@@ -163,7 +163,9 @@ void read_cluster(const Field& field, Cluster& c) {
     const Field f = s["time_limit"];
     auto seconds = f.node().IsScalar() ? parse_time_limit(f.node().Scalar()) : std::nullopt;
     if (!seconds) {
-      f.problem("expected a time limit \"HH:MM:SS\" or \"D-HH:MM:SS\", got " + describe(f.node()));
+      // printable: a value with a newline must not break the message into two lines
+      const std::string got = f.node().IsScalar() ? "'" + printable(f.node().Scalar()) + "'" : describe(f.node());
+      f.problem("expected a time limit \"HH:MM:SS\" or \"D-HH:MM:SS\", got " + got);
     } else {
       c.time_limit = f.node().Scalar();
       c.time_limit_seconds = *seconds;

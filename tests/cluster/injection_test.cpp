@@ -563,5 +563,21 @@ TEST(ManifestInjection, ManifestPathWithANewlineIsRefused) {
   EXPECT_FALSE(fs::exists(folder + "/out/slurm/array.sbatch")) << "no script is written";
 }
 
+// A refused value is shown with its control characters escaped: the problem stays one line.
+TEST(ManifestInjection, ProblemsShowControlCharactersEscaped) {
+  TempDir dir;
+  const std::string manifest = write_manifest(
+      dir, "cluster:\n  time_limit: \"02:00:00\\n#SBATCH --qos=x\"\n  partition: \"gpu\\r\"\n"
+           "  extra_sbatch: [\"--mem=1G\\ttouch PWNED\"]\n");
+  const Result r = screen("validate " + manifest);
+  EXPECT_EQ(r.code, 3) << r.out;
+  for (const char* line : {"cluster.time_limit: expected a time limit \"HH:MM:SS\" or \"D-HH:MM:SS\", got "
+                           "'02:00:00\\n#SBATCH --qos=x'\n",
+                           "cluster.partition: 'gpu\\r' contains a carriage return (\\r)",
+                           "cluster.extra_sbatch[0]: '--mem=1G\\ttouch PWNED' contains a tab (\\t)",
+                           "is not valid (3 problems)"})
+    EXPECT_TRUE(contains(r.out, line)) << line << " not in\n" << r.out;
+}
+
 }  // namespace
 }  // namespace screen::cluster::testing
