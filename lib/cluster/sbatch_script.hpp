@@ -34,8 +34,14 @@ std::string logs_dir(const std::string& output);
 // The array script:
 //   #SBATCH --array=0-(N-1)[%max_concurrent], --time, --partition (when set), --gres=gpu:G (when
 //   G > 0 and GPUs are used), --cpus-per-task (when resources.cpu_threads > 0), --requeue,
-//   --open-mode=append, --output/--error <output>/slurm/logs/%A_%a.{out,err}, then every
-//   extra_sbatch option as written; the body execs `screen run MANIFEST --shard env`.
+//   --open-mode=append, --output/--error <output>/slurm/logs/%A_%a.{out,err} (a '%' of the folder
+//   doubled), then every extra_sbatch option, rebuilt from its parsed form; the body execs
+//   `screen run MANIFEST --shard env`. #SBATCH values are quoted for sbatch (sbatch_quote.hpp), the
+//   exec line for bash (shell_quote.hpp).
+// Both scripts check every value they write first: a control character (a newline would end a line
+// early and start a directive or command of its own) or an invalid cluster value throws
+// ManifestError (a manifest value: its field named) or UsageError (the manifest path given on the
+// command line, the screen executable's path).
 std::string array_script(const ScriptSpec& s);
 // The merge script: the same time, partition and extra options, no GPUs, logs merge-%j.{out,err};
 // the body execs `screen merge OUTPUT`.

@@ -114,7 +114,7 @@ Job parse_manifest(const std::string& yaml_text, const std::string& display_path
 Job load_manifest(const std::string& path) {
   // The path goes into run.info and batch scripts, one line each; relative input paths inherit it.
   if (const std::string problem = rules::path_value(path); !problem.empty())
-    throw ManifestError(rules::quoted_for_message(path, 200) + ": the manifest's path " + problem);
+    throw UsageError("the manifest path '" + printable(path) + "' " + problem);
   std::error_code ec;
   if (!std::filesystem::exists(path, ec))
     throw ManifestError(path + ": cannot read the manifest (no such file)");

@@ -7,6 +7,46 @@
 #include "common/error.hpp"
 #include "common/pair_weights.hpp"
 
+namespace screen::manifest {
+
+namespace {
+bool is_control_byte(char c) {
+  const auto b = static_cast<unsigned char>(c);
+  return b < 0x20 || b == 0x7f;
+}
+}  // namespace
+
+std::optional<std::string> control_character(std::string_view text) {
+  for (const char c : text) {
+    if (!is_control_byte(c)) continue;
+    if (c == '\n') return std::string("a newline (\\n)");
+    if (c == '\r') return std::string("a carriage return (\\r)");
+    if (c == '\t') return std::string("a tab (\\t)");
+    if (c == '\0') return std::string("a NUL byte");
+    return fmt::format("control character 0x{:02x}", static_cast<unsigned char>(c));
+  }
+  return std::nullopt;
+}
+
+std::string printable(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '\n')
+      out += "\\n";
+    else if (c == '\r')
+      out += "\\r";
+    else if (c == '\t')
+      out += "\\t";
+    else if (is_control_byte(c))
+      out += fmt::format("\\x{:02x}", static_cast<unsigned char>(c));
+    else
+      out += c;
+  }
+  return out;
+}
+
+}  // namespace screen::manifest
+
 namespace screen::manifest::rules {
 
 namespace {
@@ -14,28 +54,10 @@ namespace {
 // "1.5", "140", "-9": the value as a user wrote it, not "140.000000".
 std::string num(double v) { return fmt::format("{}", v); }
 
-// The first control character of `v` (bytes < 0x20 and DEL), or npos.
-std::size_t first_control(const std::string& v) {
-  for (std::size_t i = 0; i < v.size(); ++i) {
-    const auto c = static_cast<unsigned char>(v[i]);
-    if (c < 0x20 || c == 0x7f) return i;
-  }
-  return std::string::npos;
-}
-
-// The words of Field::integer(min, max), so that both sides of an integer rule read alike.
-std::string int_range(long long v, long long min, long long max) {
-  if (v < min) return fmt::format("must be >= {} (got {})", min, v);
-  if (v > max) return fmt::format("must be <= {} (got {})", max, v);
-  return "";
-}
-
 std::string control_problem(const std::string& v) {
-  const std::size_t i = first_control(v);
-  if (i == std::string::npos) return "";
-  return fmt::format("contains a control character ({} at byte {}); newlines, tabs and other control characters "
-                     "are not accepted",
-                     quoted_for_message(v.substr(i, 1)), i + 1);
+  const auto c = control_character(v);
+  if (!c) return "";
+  return "contains " + *c + "; newlines, tabs and other control characters are not accepted";
 }
 
 }  // namespace
@@ -106,22 +128,8 @@ void require_option(const std::string& option, const std::string& problem) {
 }
 
 std::string quoted_for_message(const std::string& v, std::size_t max_chars) {
-  std::string out = "'";
-  std::size_t shown = 0;
-  for (const char ch : v) {
-    if (shown == max_chars) {
-      out += "...";
-      break;
-    }
-    const auto c = static_cast<unsigned char>(ch);
-    if (c == '\n') out += "\\n";
-    else if (c == '\t') out += "\\t";
-    else if (c == '\r') out += "\\r";
-    else if (c < 0x20 || c == 0x7f) out += fmt::format("\\x{:02x}", c);
-    else out += ch;
-    ++shown;
-  }
-  return out + "'";
+  if (v.size() <= max_chars) return "'" + printable(v) + "'";
+  return "'" + printable(std::string_view(v).substr(0, max_chars)) + "...'";
 }
 
 }  // namespace screen::manifest::rules

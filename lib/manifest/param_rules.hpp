@@ -6,7 +6,21 @@
 //
 // Each rule returns the problem ("must be > 0 and <= 100 (got -1)") or an empty string when the
 // value is accepted. The manifest reports it at file:line:column; the CLI throws UsageError.
+#include <optional>
 #include <string>
+#include <string_view>
+
+namespace screen::manifest {
+
+// The first control character (byte < 0x20 or DEL) in `text`, named: "a newline (\n)", "a tab (\t)",
+// "control character 0x1b"; nullopt when there is none. A newline would end a line of run.info or
+// of a batch script early.
+std::optional<std::string> control_character(std::string_view text);
+
+// `text` with control characters written as \n, \r, \t or \xHH, so that a message stays one line.
+std::string printable(std::string_view text);
+
+}  // namespace screen::manifest
 
 namespace screen::manifest::rules {
 

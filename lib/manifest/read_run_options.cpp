@@ -6,6 +6,7 @@
 #include "manifest/byte_size.hpp"
 #include "manifest/duration.hpp"
 #include "manifest/param_rules.hpp"
+#include "manifest/sbatch_values.hpp"
 #include "manifest/sections.hpp"
 
 namespace screen::manifest {
@@ -65,6 +66,32 @@ void read_devices(const Field& f, Resources& r) {
   if (ok) {
     r.devices = DeviceMode::gpus;
     r.gpu_ids = ids;
+  }
+}
+
+// cluster.partition reaches both scripts' #SBATCH lines: SLURM's partition characters only.
+void read_partition(const Field& f, Cluster& c) {
+  auto v = f.text();
+  if (!v) return;
+  if (const std::string problem = partition_problem(*v); !problem.empty())
+    f.problem(problem);
+  else
+    c.partition = *v;
+}
+
+// cluster.extra_sbatch: each entry exactly one sbatch option (it becomes one #SBATCH line, its
+// value quoted there), never a second line.
+void read_extra_sbatch(const Field& f, Cluster& c) {
+  auto items = f.items("a list of sbatch options such as [\"--account=rna\"]");
+  if (!items) return;
+  for (const auto& item : *items) {
+    auto v = item.text();
+    if (!v) continue;
+    std::string problem;
+    if (parse_sbatch_option(*v, problem))
+      c.extra_sbatch.push_back(*v);
+    else
+      item.problem(problem);
   }
 }
 
@@ -129,9 +156,7 @@ void read_cluster(const Field& field, Cluster& c) {
   if (s.has("scheduler")) {
     if (auto v = s["scheduler"].choice({"slurm"})) c.scheduler = *v;
   }
-  if (s.has("partition")) {
-    if (auto v = s["partition"].text()) c.partition = *v;
-  }
+  if (s.has("partition")) read_partition(s["partition"], c);
   if (s.has("gpus_per_task")) {
     if (auto v = s["gpus_per_task"].integer(0, 64)) c.gpus_per_task = static_cast<int>(*v);
   }
@@ -139,7 +164,9 @@ void read_cluster(const Field& field, Cluster& c) {
     const Field f = s["time_limit"];
     auto seconds = f.node().IsScalar() ? parse_time_limit(f.node().Scalar()) : std::nullopt;
     if (!seconds) {
-      f.problem("expected a time limit \"HH:MM:SS\" or \"D-HH:MM:SS\", got " + describe(f.node()));
+      // printable: a value with a newline must not break the message into two lines
+      const std::string got = f.node().IsScalar() ? "'" + printable(f.node().Scalar()) + "'" : describe(f.node());
+      f.problem("expected a time limit \"HH:MM:SS\" or \"D-HH:MM:SS\", got " + got);
     } else {
       c.time_limit = f.node().Scalar();
       c.time_limit_seconds = *seconds;
@@ -148,18 +175,7 @@ void read_cluster(const Field& field, Cluster& c) {
   if (s.has("max_concurrent")) {
     if (auto v = s["max_concurrent"].integer(0, 1'000'000)) c.max_concurrent = static_cast<int>(*v);
   }
-  if (s.has("extra_sbatch")) {
-    if (auto items = s["extra_sbatch"].items("a list of sbatch options such as [\"--account=rna\"]")) {
-      for (const auto& item : *items) {
-        auto v = item.text();
-        if (!v) continue;
-        if ((*v)[0] != '-')
-          item.problem(fmt::format("'{}' is not an sbatch option (options start with '-', e.g. --account=rna)", *v));
-        else
-          c.extra_sbatch.push_back(*v);
-      }
-    }
-  }
+  if (s.has("extra_sbatch")) read_extra_sbatch(s["extra_sbatch"], c);
 }
 
 }  // namespace screen::manifest

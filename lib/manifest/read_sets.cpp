@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "manifest/param_rules.hpp"
+#include "manifest/sbatch_values.hpp"
 #include "manifest/sections.hpp"
 #include "seq/input_file.hpp"
 
@@ -92,17 +93,28 @@ std::string resolve_path(const std::string& base_dir, const std::string& p) {
 
 bool check_name(const Field& field, const std::string& name) { return field.accept(rules::name(name)); }
 
+namespace {
+
+// The job name is part of both scripts' --job-name (sbatch would split the job at "hetjob").
+bool check_job_name(const Field& field, const std::string& name) {
+  const std::string problem = hetjob_word_problem(name);
+  if (!problem.empty()) field.problem(problem + "; choose another job name");
+  return problem.empty();
+}
+
+}  // namespace
+
 void read_job(const Field& field, Job& job, const std::string& base_dir) {
   Section s(field, {"name", "output"});
   if (!s.ok()) return;
   if (!s.has("name")) {
     s.missing("name", "names the job, its SLURM jobs and its default output folder");
-  } else if (auto name = s["name"].text(); name && check_name(s["name"], *name)) {
+  } else if (auto name = s["name"].text(); name && check_name(s["name"], *name) && check_job_name(s["name"], *name)) {
     job.name = *name;
   }
   std::string output = "results/" + (job.name.empty() ? std::string("job") : job.name);
   if (s.has("output")) {
-    if (auto o = s["output"].text()) output = *o;
+    if (auto o = s["output"].text()) output = *o;  // text(): no control characters
   }
   job.output_as_written = output;
   job.output = resolve_path(base_dir, output);

@@ -150,7 +150,7 @@ TEST(SbatchScript, ArrayScriptHasEveryOption) {
        {"#SBATCH --job-name=screen-screen1\n", "#SBATCH --array=0-11%3\n", "#SBATCH --time=1-02:00:00\n",
         "#SBATCH --partition=gpu\n", "#SBATCH --gres=gpu:2\n", "#SBATCH --cpus-per-task=8\n", "#SBATCH --requeue\n",
         "#SBATCH --open-mode=append\n", "#SBATCH --output=/scratch/out/slurm/logs/%A_%a.out\n",
-        "#SBATCH --error=/scratch/out/slurm/logs/%A_%a.err\n", "#SBATCH --mem=16G\n", "#SBATCH --account=rna lab\n",
+        "#SBATCH --error=/scratch/out/slurm/logs/%A_%a.err\n", "#SBATCH --mem=16G\n", "#SBATCH --account=\"rna lab\"\n",
         "\nexec /opt/screen/bin/screen run '/data/jobs/screen 1.yaml' --shard env\n"})
     EXPECT_TRUE(contains(t, line)) << line << "\nnot in\n" << t;
   // extra options come after screen's own, so they override them
