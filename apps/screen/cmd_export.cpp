@@ -105,12 +105,27 @@ void export_bpmax(const store::ResultsReader& rd, OutputFile& out) {
   }
 }
 
+// The results file `output` names: the file itself, or a job folder's results.h5. InputError (exit 4)
+// for a path that does not exist or a folder that holds no results: one line saying which.
+std::string results_file(const std::string& output) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::exists(output, ec)) throw InputError(fmt::format("{}: no such file or folder", output));
+  if (!fs::is_directory(output, ec)) return output;
+  const std::string path = output + "/results.h5";
+  if (fs::exists(path, ec)) return path;
+  if (fs::exists(output + "/run.info", ec))
+    throw InputError(fmt::format("{}: the job's results are not merged yet (no results.h5); `screen status {}` "
+                                 "shows its progress, `screen merge {}` merges finished shards",
+                                 output, output, output));
+  throw InputError(fmt::format("{}: not a job's output folder (no results.h5 and no run.info)", output));
+}
+
 int run_export(const ExportArgs& a) {
-  const std::string path =
-      std::filesystem::is_directory(a.output) ? a.output + "/results.h5" : a.output;
   if (a.format != "tsv" && a.format != "miranda")
     throw UsageError(fmt::format("--format must be tsv or miranda, not '{}'", a.format));
   if (a.format == "miranda" && a.stage != "miranda") throw UsageError("--format miranda is for --stage miranda");
+  const std::string path = results_file(a.output);
   const store::ResultsReader rd(path);
   store::StageKind kind;
   if (a.stage == "nussinov")

@@ -3,13 +3,16 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
+#include <limits>
 #include <cstdio>
 #include <memory>
 #include <string>
 
 #include "apps/screen/cli.hpp"
 #include "common/error.hpp"
+#include "common/memory.hpp"
 #include "common/output_file.hpp"
 #include "common/progress.hpp"
 #include "common/pair_weights.hpp"
@@ -40,6 +43,16 @@ struct FoldOptions {
 constexpr std::size_t kChunkSequences = 2000;
 constexpr std::size_t kChunkBases = 2'000'000;
 
+// Lengths past INT_MAX (the fold paths' index type) count as INT_MAX: still far beyond any memory.
+int clamp_to_int(std::size_t n) { return static_cast<int>(std::min<std::size_t>(n, std::numeric_limits<int>::max())); }
+
+// Refuses, before any table is allocated, a record whose tables exceed this machine's memory.
+void check_fold_memory(const seq::SequenceSet& set, const nussinov::Params& p, nussinov::Method method,
+                       const std::string& fasta) {
+  for (std::size_t k = 0; k < set.size(); ++k)
+    require_memory(fmt::format("{}: record '{}' ({} nt)", fasta, set.record(k).name, set.length(k)),
+                   nussinov::fold_memory_bytes(clamp_to_int(set.length(k)), p, method));
+}
 
 int run_fold(const FoldOptions& o) {
   if (o.format == "h5") not_yet("`screen fold --format h5`", "HDF5 results come from `screen run MANIFEST`");
@@ -75,6 +88,7 @@ int run_fold(const FoldOptions& o) {
   const seq::SequenceSet set = seq::read_fasta(o.fasta);
   for (const auto& skipped : set.skipped())
     spdlog::warn("{}: record '{}' skipped: {}", o.fasta, skipped.name, skipped.reason);
+  check_fold_memory(set, p, method, o.fasta);
   const std::size_t total = set.size();
   spdlog::info("fold: {} sequences, {} nt from {} on {} (method {})", total, set.total_length(), o.fasta,
                use_gpu ? "GPU" : "CPU", nussinov::method_name(method));

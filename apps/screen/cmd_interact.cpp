@@ -13,6 +13,7 @@
 
 #include "apps/screen/cli.hpp"
 #include "common/error.hpp"
+#include "common/memory.hpp"
 #include "common/output_file.hpp"
 #include "common/pair_weights.hpp"
 #include "common/progress.hpp"
@@ -102,8 +103,14 @@ int run_interact(const InteractOptions& o) {
         pairs.push_back({strand(*queries, q), strand(*targets, t), q, t});
   }
   std::size_t largest = 0;
-  for (const auto& pr : pairs)
-    largest = std::max(largest, bpmax::cpu_table_bytes(pr.query.length, pr.target.length, p));
+  for (const auto& pr : pairs) {
+    const std::size_t bytes = bpmax::cpu_table_bytes(pr.query.length, pr.target.length, p);
+    largest = std::max(largest, bytes);
+    // Refused before any table is allocated (the GPU path falls back to these CPU tables too).
+    require_memory(fmt::format("pair '{}' ({} nt) x '{}' ({} nt)", queries->record(pr.query_index).name,
+                               pr.query.length, targets->record(pr.target_index).name, pr.target.length),
+                   bytes);
+  }
   if (gpu)
     spdlog::info("interact: {} pairs on GPU 0 (windows {}/{}, largest table {:.1f} MB)", pairs.size(), o.query_window,
                  o.target_window, static_cast<double>(largest) / 1e6);

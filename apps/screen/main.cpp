@@ -2,14 +2,19 @@
 // line, runs the chosen subcommand, and turns library errors into one message and an exit code.
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
+#include <fmt/format.h>
 
+#include <csignal>
 #include <cstdio>
 #include <exception>
+#include <new>
 #include <string>
+#include <vector>
 
 #include "apps/screen/cli.hpp"
 #include "common/error.hpp"
 #include "common/version.hpp"
+#include "manifest/did_you_mean.hpp"
 
 namespace {
 
@@ -25,6 +30,40 @@ void setup_logging(int verbosity, bool quiet) {
     spdlog::set_level(spdlog::level::debug);
   else
     spdlog::set_level(spdlog::level::info);
+}
+
+std::vector<std::string> subcommand_names(const CLI::App& app) {
+  std::vector<std::string> names;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+    names.push_back(sub->get_name());
+  return names;
+}
+
+// "unknown command 'frobnicate' ..." for the first word that is not an option and not a subcommand
+// of `app`, descending into subcommands that themselves require one (`screen bench <stage>`). CLI11
+// would only say "A subcommand is required". Options are skipped: where a subcommand is required,
+// the options before it are flags, which take no value.
+void check_subcommand_names(const CLI::App& app, int argc, char** argv) {
+  const CLI::App* level = &app;
+  std::string path = "screen";
+  for (int i = 1; i < argc && level->get_require_subcommand_min() > 0; ++i) {
+    const std::string word = argv[i];
+    if (word.empty() || word[0] == '-') continue;
+    const std::vector<std::string> names = subcommand_names(*level);
+    const CLI::App* next = nullptr;
+    for (const CLI::App* sub : level->get_subcommands([](const CLI::App*) { return true; }))
+      if (sub->check_name(word)) next = sub;
+    if (next == nullptr) {
+      const auto guess = screen::manifest::closest_match(word, names);
+      std::string list;
+      for (const auto& n : names) list += (list.empty() ? "" : ", ") + n;
+      throw screen::UsageError(fmt::format("unknown command '{}' for `{}`{}; the commands are: {} (see `{} --help`)",
+                                           word, path, guess ? fmt::format(" (did you mean '{}'?)", *guess) : "",
+                                           list, path));
+    }
+    level = next;
+    path += " " + word;
+  }
 }
 
 }  // namespace
@@ -54,6 +93,16 @@ int main(int argc, char** argv) {
   screen::cli::add_align(app, action);
   screen::cli::add_bench(app, action);
 
+  // A write past RLIMIT_FSIZE (`ulimit -f`) then fails with EFBIG, reported like a full disk,
+  // instead of killing the process without a word.
+  std::signal(SIGXFSZ, SIG_IGN);
+
+  try {
+    check_subcommand_names(app, argc, argv);
+  } catch (const screen::UsageError& e) {
+    std::fprintf(stderr, "screen: error: %s\n", e.what());
+    return static_cast<int>(e.code());
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -68,6 +117,12 @@ int main(int argc, char** argv) {
   } catch (const screen::Error& e) {
     std::fprintf(stderr, "screen: error: %s\n", e.what());
     return static_cast<int>(e.code());
+  } catch (const std::bad_alloc&) {
+    // An allocation the up-front memory checks did not foresee: a resource problem, not a bug.
+    std::fprintf(stderr,
+                 "screen: error: out of memory (an allocation failed); use smaller inputs or a machine with more "
+                 "memory\n");
+    return static_cast<int>(screen::ExitCode::resource);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "screen: internal error: %s\n", e.what());
     return static_cast<int>(screen::ExitCode::internal);

@@ -88,7 +88,8 @@ RunSummary run_job(const manifest::Job& job, const RunOptions& options) {
   const std::vector<std::string> input_sha = in.input_sha256();
 
   RunState old;
-  const bool have_old = read_run_state(output, old);
+  // --restart discards the old state unread: it is also the way out of a damaged run.info.
+  const bool have_old = !options.restart && read_run_state(output, old);
   if (options.restart) {
     clear_state(output);
   } else if (have_old) {

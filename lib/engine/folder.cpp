@@ -1,5 +1,6 @@
 #include "engine/folder.hpp"
 
+#include <algorithm>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -32,11 +33,25 @@ RunState current_state(const manifest::Job& job, const Inputs& in, const plan::P
   return s;
 }
 
+namespace {
+
+// Characters of two different hashes to show so that the shown parts differ too: 12, or up to and
+// including the first difference (all of the longer one when one is a prefix of the other).
+std::size_t distinct_prefix(const std::string& a, const std::string& b) {
+  std::size_t i = 0;
+  while (i < a.size() && i < b.size() && a[i] == b[i]) ++i;
+  return std::max<std::size_t>(12, i + 1);
+}
+
+}  // namespace
+
 std::string differences(const RunState& old, const RunState& now) {
   std::vector<std::string> d;
-  if (old.manifest_sha256 != now.manifest_sha256)
-    d.push_back(fmt::format("the manifest changed (SHA-256 {} then, {} now)", old.manifest_sha256.substr(0, 12),
-                            now.manifest_sha256.substr(0, 12)));
+  if (old.manifest_sha256 != now.manifest_sha256) {
+    const std::size_t n = distinct_prefix(old.manifest_sha256, now.manifest_sha256);
+    d.push_back(fmt::format("the manifest changed (SHA-256 {} then, {} now)", old.manifest_sha256.substr(0, n),
+                            now.manifest_sha256.substr(0, n)));
+  }
   if (old.inputs.size() != now.inputs.size()) {
     d.push_back("the list of input files changed");
   } else {

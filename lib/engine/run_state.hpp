@@ -3,11 +3,13 @@
 //   run.info   written by the first run (and by --restart): the manifest, its SHA-256, the input
 //              files with their SHA-256s, the plan hash and the shards. A later run compares them
 //              and refuses to resume when they differ. Text, one "key<TAB>fields..." line each:
-//                # screen run 1
+//                # screen run 2
 //                manifest<TAB>path      manifest_sha256<TAB>hex      plan_sha256<TAB>hex
 //                input<TAB>side<TAB>set<TAB>sha256<TAB>path
 //                units<TAB>count
 //                shard<TAB>id<TAB>unit_begin<TAB>unit_end<TAB>gpu_seconds<TAB>cpu_core_seconds
+//                sha256<TAB>hex         (SHA-256 of every byte before this line; always last)
+//              Version 1 files ("# screen run 1", no sha256 line) are still read when complete.
 //   timing     one line per shard run, appended after its journal line (for `screen status`):
 //                id<TAB>units<TAB>end (Unix seconds)<TAB>wall seconds<TAB>device<TAB>host
 #include <cstdint>
@@ -33,7 +35,9 @@ std::string timing_path(const std::string& output);
 
 // Written under a temporary name, fsync'd and renamed.
 void write_run_state(const std::string& output, const RunState& s);
-// false when the file does not exist; InputError when it does not parse.
+// false when the file does not exist. InputError (exit 4) naming the file and the remedy (`screen run
+// MANIFEST --restart`) when it is damaged: cut off, checksum wrong, a field missing or malformed, or
+// shards that do not cover units 0..units in order.
 bool read_run_state(const std::string& output, RunState& s);
 
 struct TimingEntry {

@@ -2,8 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <sys/stat.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
+#include <fstream>
 #include <utility>
 
 #include "common/error.hpp"
@@ -71,7 +75,26 @@ void silence_errors() {
   // every file this program writes is closed (or removed) explicitly. Must precede any HDF5 call.
   static const bool no_atexit = [] { return H5dont_atexit() >= 0; }();
   (void)no_atexit;
+  thread_local bool silenced = false;  // the automatic printing is a per-thread setting
+  if (silenced) return;
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  silenced = true;
+}
+
+std::string unreadable_reason(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return std::strerror(errno);
+  if (S_ISDIR(st.st_mode)) return "a folder, not an HDF5 file";
+  if (!S_ISREG(st.st_mode)) return "not a regular file";
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return fmt::format("cannot be opened for reading: {}", std::strerror(errno));
+  // HDF5's format signature; files this program writes have no user block, so it is at offset 0.
+  static const char kSignature[8] = {'\x89', 'H', 'D', 'F', '\r', '\n', '\x1a', '\n'};
+  char head[8] = {};
+  in.read(head, sizeof head);
+  if (in.gcount() == 0) return "an empty file, not an HDF5 file";
+  if (in.gcount() < 8 || std::memcmp(head, kSignature, sizeof head) != 0) return "not an HDF5 file";
+  return "";
 }
 
 void fail(const Where& w, const std::string& call) {

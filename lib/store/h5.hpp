@@ -10,7 +10,7 @@
 // degree (closing a file with objects still open is an error, not a silent delay), so a file is
 // really closed when File::close() returns.
 //
-// The Debian HDF5 build is not thread-safe: use this layer from one thread at a time.
+// Use this layer from one thread at a time (one file is never shared between threads).
 #include <hdf5.h>
 
 #include <cstddef>
@@ -27,8 +27,15 @@ struct Where {
   Where child(const std::string& name) const;
 };
 
-// Switches off HDF5's automatic printing of errors (idempotent; called by File::create/open).
+// Switches off HDF5's automatic printing of errors for the calling thread (the library is built
+// thread-safe, where that setting is per thread); cheap after the first call on a thread. Called by
+// File::create/open, which begin every use of this layer (a file is used by the thread that opened it).
 void silence_errors();
+
+// Why `path` cannot be an HDF5 file to read, in words ("no such file", "a folder", "empty", "not
+// an HDF5 file", strerror), or "" when it exists, is readable and starts with HDF5's signature.
+// Checked without HDF5, so nothing is printed and nothing is left on HDF5's error stack.
+std::string unreadable_reason(const std::string& path);
 
 // Throws ResourceError naming w.file, w.path and `call`, with HDF5's error stack (then cleared).
 [[noreturn]] void fail(const Where& w, const std::string& call);

@@ -7,13 +7,32 @@
 
 namespace screen::store {
 
-ResultsReader::ResultsReader(const std::string& path) : path_(path), file_(h5::File::open(path)) {
+namespace {
+
+// The file opened read-only, or InputError (exit 4) saying in one line why it cannot be: missing,
+// unreadable, not HDF5 at all, or HDF5 that does not open (a truncated or damaged copy). HDF5's
+// error stack stays out of the message: it says nothing more to the user.
+h5::File open_results(const std::string& path) {
+  const std::string why = h5::unreadable_reason(path);
+  if (!why.empty()) throw InputError(fmt::format("{}: {}", path, why));
+  try {
+    return h5::File::open(path);
+  } catch (const ResourceError&) {
+    throw InputError(fmt::format("{}: a damaged HDF5 file (truncated or corrupt): it cannot be opened; "
+                                 "`screen merge` writes it again from the job's part files",
+                                 path));
+  }
+}
+
+}  // namespace
+
+ResultsReader::ResultsReader(const std::string& path) : path_(path), file_(open_results(path)) {
   const h5::File& f = file_;
   if (!f.has_attribute("schema_version"))
-    throw ResourceError(fmt::format("{}: not a screen results file (no schema_version attribute)", path));
+    throw InputError(fmt::format("{}: not a screen results file (no schema_version attribute)", path));
   info_.schema_version = f.get_int("schema_version");
   if (info_.schema_version != kSchemaVersion)
-    throw ResourceError(fmt::format("{}: results schema_version {}; this screen reads schema_version {}", path,
+    throw InputError(fmt::format("{}: results schema_version {}; this screen reads schema_version {}", path,
                                     info_.schema_version, kSchemaVersion));
   info_.screen_version = f.get_string("screen_version");
   info_.git_commit = f.get_string("git_commit");

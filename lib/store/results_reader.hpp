@@ -28,8 +28,9 @@ struct ResultsInfo {
 
 class ResultsReader {
  public:
-  // Opens the file and reads the root attributes; throws ResourceError when it is not a results
-  // file of a schema this build reads.
+  // Opens the file and reads the root attributes; throws InputError (one line, no HDF5 stack) when
+  // the file is missing, unreadable, not HDF5, damaged, or not a results file of a schema this
+  // build reads.
   explicit ResultsReader(const std::string& path);
 
   const ResultsInfo& info() const { return info_; }

@@ -14,6 +14,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <fstream>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -166,6 +167,50 @@ TEST(FullDisk, ResultsFileCannotBeWrittenExits6AndResumes) {
   EXPECT_TRUE(temporaries(f.job.output).empty()) << temporaries(f.job.output)[0];
   EXPECT_FALSE(fs::exists(f.job.output + "/results.h5"));
   resume_and_compare(f);
+}
+
+// `ulimit -f` in a shell, as a user would set it: SIGXFSZ is not ignored there, so `screen` itself
+// must ignore it to report the failed write (EFBIG) instead of dying without a word. dash counts
+// the limit in 512-byte blocks, bash in 1024: 4 blocks is 2 or 4 KiB.
+CommandResult under_ulimit(const std::string& args) {
+  return run_shell("ulimit -f 4 && exec " + std::string(SCREEN_EXE) + " " + args + " 2>&1 >/dev/null");
+}
+
+TEST(FullDisk, UlimitInAShellExits6WithAMessageAndResumes) {
+  TempDir dir;
+  const Fixture f = make_fixture(dir);
+  ASSERT_GT(f.part_size, 2u * 4096u);
+  const CommandResult r = under_ulimit("run -q " + f.manifest + " --threads 1");
+  EXPECT_EQ(r.code, 6) << r.out;  // not killed by SIGXFSZ (run_shell gives -1 for a signal)
+  EXPECT_NE(r.out.find("screen: error: " + f.job.output + "/part-000000.h5"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("File too large"), std::string::npos) << r.out;
+  std::size_t entries = 99;
+  expect_journal_trustworthy(f.job, f.job.output, entries);
+  EXPECT_EQ(entries, 0u);
+  EXPECT_TRUE(temporaries(f.job.output).empty());
+  resume_and_compare(f);
+}
+
+TEST(FullDisk, UlimitOnFoldOutExits6AndLeavesNoPartialFile) {
+  TempDir dir;
+  std::mt19937_64 rng(5);
+  std::string fa;
+  for (int i = 0; i < 200; ++i) fa += ">r" + std::to_string(i) + "\n" + random_rna(rng, 60) + "\n";
+  spit(dir.file("in.fa"), fa);  // about 40 KB of TSV out, far over the limit
+  const std::string out = dir.file("folded.tsv");
+  const CommandResult r = under_ulimit("fold -q " + dir.file("in.fa") + " --device cpu --out " + out);
+  EXPECT_EQ(r.code, 6) << r.out;
+  EXPECT_NE(r.out.find("screen: error: " + out + ": write failed: File too large"), std::string::npos) << r.out;
+  EXPECT_FALSE(fs::exists(out));
+  EXPECT_TRUE(temporaries(dir.path().string()).empty());
+  const CommandResult again = run_shell(std::string(SCREEN_EXE) + " fold -q " + dir.file("in.fa") +
+                                        " --device cpu --out " + out + " 2>&1");
+  EXPECT_EQ(again.code, 0) << again.out;
+  std::ifstream in(out);
+  std::string line;
+  std::size_t rows = 0;
+  while (std::getline(in, line)) ++rows;
+  EXPECT_EQ(rows, 201u);  // header and one row per record
 }
 
 // job.yaml with `output:` replaced.

@@ -40,6 +40,14 @@ Method choose_cpu_method(int /*n*/, const Params& /*p*/) {
   return Method::cpu;
 }
 
+std::uint64_t fold_memory_bytes(int n, const Params& p, Method method) {
+  if (n <= 0) return 0;
+  if (method == Method::automatic) method = choose_cpu_method(n, p);
+  const std::uint64_t cells = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n);
+  if (method == Method::reference) return 2 * cells * sizeof(std::int32_t);  // the table and its by-column copy
+  return cpu_table_bytes(n, p);
+}
+
 FoldResult fold(const std::uint8_t* s, int n, const Params& p, bool with_traceback, Method method, int threads) {
   if (n < 0) throw UsageError(fmt::format("sequence length {} is negative", n));
   if (method == Method::automatic) method = choose_cpu_method(n, p);

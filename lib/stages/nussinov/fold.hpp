@@ -29,6 +29,10 @@ const char* method_name(Method m);
 // What Method::automatic runs for a sequence of n bases under p (never automatic or gpu).
 Method choose_cpu_method(int n, const Params& p);
 
+// Bytes of host memory `method` needs to fold a sequence of n bases (its tables; automatic: the
+// method it picks). The GPU path keeps a host copy of the table for the traceback, as the CPU does.
+std::uint64_t fold_memory_bytes(int n, const Params& p, Method method);
+
 // One sequence. threads <= 0: OpenMP's default; used by the CPU paths inside the sequence.
 FoldResult fold(const std::uint8_t* s, int n, const Params& p, bool with_traceback, Method method = Method::automatic,
                 int threads = 0);
