@@ -113,8 +113,9 @@ Job parse_manifest(const std::string& yaml_text, const std::string& display_path
 
 Job load_manifest(const std::string& path) {
   // The path goes into run.info and batch scripts, one line each; relative input paths inherit it.
-  if (const std::string problem = rules::path_value(path); !problem.empty())
-    throw UsageError("the manifest path '" + printable(path) + "' " + problem);
+  if (const auto c = control_character(path))
+    throw UsageError("the manifest path '" + printable(path) + "' contains " + *c +
+                     "; newlines, tabs and other control characters are not accepted");
   std::error_code ec;
   if (!std::filesystem::exists(path, ec))
     throw ManifestError(path + ": cannot read the manifest (no such file)");

@@ -54,10 +54,17 @@ namespace {
 // "1.5", "140", "-9": the value as a user wrote it, not "140.000000".
 std::string num(double v) { return fmt::format("{}", v); }
 
+// The words of Field::integer(min, max), so that both sides of an integer rule read alike.
+std::string int_range(long long v, long long min, long long max) {
+  if (v < min) return fmt::format("must be >= {} (got {})", min, v);
+  if (v > max) return fmt::format("must be <= {} (got {})", max, v);
+  return "";
+}
+
 std::string control_problem(const std::string& v) {
   const auto c = control_character(v);
   if (!c) return "";
-  return "contains " + *c + "; newlines, tabs and other control characters are not accepted";
+  return quoted_for_message(v) + " contains " + *c + "; newlines, tabs and other control characters are not accepted";
 }
 
 }  // namespace
@@ -120,8 +127,6 @@ std::string text_value(const std::string& v) {
   if (v.size() > 4096) return fmt::format("is {} bytes long; at most 4096 are accepted", v.size());
   return control_problem(v);
 }
-
-std::string path_value(const std::string& v) { return control_problem(v); }
 
 void require_option(const std::string& option, const std::string& problem) {
   if (!problem.empty()) throw UsageError(option + ": " + problem);

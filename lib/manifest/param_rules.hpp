@@ -49,9 +49,6 @@ std::string shard_count(long long v);  // 1 .. 10,000,000 (`auto` is written as 
 // Names and text
 std::string name(const std::string& v);        // job and set names: [A-Za-z0-9_.-], 1 .. 100 characters
 std::string text_value(const std::string& v);  // any manifest text: no control characters, at most 4096 bytes
-// A path from the command line or the manifest that screen writes into files it generates (run.info,
-// batch scripts): no control characters.
-std::string path_value(const std::string& v);
 
 // Throws UsageError("OPTION: PROBLEM") when `problem` is not empty: the CLI's side of a rule.
 void require_option(const std::string& option, const std::string& problem);

@@ -275,13 +275,14 @@ TEST_F(Validation, TextValuesRefuseControlCharactersAndEachProblemIsOneLine) {
     const std::string value = std::string("\"out") + bad + "put\"";
     const auto e = errors(head_replacing(3, "  name: t\n  output: " + value) + "  nussinov:\n");
     ASSERT_EQ(e.size(), 1u) << bad;
-    EXPECT_NE(e[0].find("job.output: contains "), std::string::npos) << e[0];
+    EXPECT_NE(e[0].find("job.output: 'out"), std::string::npos) << e[0];
+    EXPECT_NE(e[0].find("put' contains "), std::string::npos) << e[0];
     EXPECT_NE(e[0].find("control characters are not accepted"), std::string::npos) << e[0];
     EXPECT_EQ(e[0].find_first_of(std::string("\n\t\r\x1b\x7f\0", 6)), std::string::npos) << "not one clean line: " << e[0];
   }
   // The same rule for every text field, a set's fasta path among them.
   EXPECT_TRUE(has_line_with(errors(head_replacing(6, "    fasta: \"q\\n.fa\"") + "  nussinov:\n"),
-                            "queries[0].fasta: contains a newline (\\n)"));
+                            "queries[0].fasta: 'q\\n.fa' contains a newline (\\n)"));
   // A key with a control character is reported, escaped, on one line.
   const auto k = errors(head_with("  \"nuss\\ninov\": true\n"));
   ASSERT_FALSE(k.empty());
