@@ -11,6 +11,7 @@
 #include <string>
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include "apps/screen/cli.hpp"
 #include "cluster/shard_arg.hpp"
@@ -62,6 +63,8 @@ int run_run(const RunArgs& a) {
               s.shards_total, s.ran.size(), s.reused.size(), s.recomputed.size(),
               static_cast<unsigned long long>(s.units_total));
   if (!s.results.empty()) std::printf("results: %s\n", s.results.c_str());
+  // The profile on stderr with the log (stdout stays the summary that scripts read).
+  if (spdlog::should_log(spdlog::level::info)) std::fputs(engine::format_profile(s.profile).c_str(), stderr);
   return 0;
 }
 

@@ -12,6 +12,7 @@
 #include "cluster/shard_states.hpp"
 #include "common/progress.hpp"
 #include "engine/engine.hpp"
+#include "engine/run_profile.hpp"
 
 namespace screen::cli {
 
@@ -51,6 +52,8 @@ int run_status(const std::string& output) {
     fmt::print("pending:  {}{}\n", ids, r.pending.size() > 20 ? " ..." : "");
   }
   fmt::print("results:  {}\n", r.results_present ? output + "/results.h5" : std::string("not merged yet"));
+  // Where the latest run's time went (saved every few seconds while it runs).
+  fmt::print("{}", engine::format_profile(engine::read_profiles(output)));
   print_shard_states(cluster::shard_states(output, r));
   return 0;
 }

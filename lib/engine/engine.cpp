@@ -14,6 +14,7 @@
 #include "engine/device_set.hpp"
 #include "engine/folder.hpp"
 #include "engine/results_spec.hpp"
+#include "engine/run_profile.hpp"
 #include "engine/run_state.hpp"
 #include "engine/scheduler.hpp"
 #include "engine/shard_lock.hpp"
@@ -164,7 +165,18 @@ RunSummary run_job(const manifest::Job& job, const RunOptions& options) {
     ctx.host = host;
     ctx.checkpoint_every = job.checkpoint.every_seconds;
     ctx.store_mutex = &store_mutex;
-    const ScheduleResult r = run_shards(ctx, todo, workers, record, options.stop, options.progress_interval);
+    RunProfile profile;
+    ctx.profile = &profile;
+    ctx.profile_file = profile_path(output, options.shard.has_value(), options.shard.value_or(0));
+    ScheduleResult r;
+    try {
+      r = run_shards(ctx, todo, workers, record, options.stop, options.progress_interval);
+    } catch (...) {
+      save_profile(ctx.profile_file, profile.table("stopped"));
+      throw;
+    }
+    sum.profile = profile.table("finished");
+    save_profile(ctx.profile_file, sum.profile);
     sum.ran = r.ran;
     sum.devices = r.devices;
     sum.units_ran = r.units_computed;

@@ -31,6 +31,7 @@
 
 #include "engine/device.hpp"
 #include "engine/inputs.hpp"
+#include "engine/run_profile.hpp"
 #include "manifest/job.hpp"
 #include "plan/plan.hpp"
 
@@ -58,6 +59,7 @@ struct RunSummary {
   std::vector<std::string> workers;      // the workers' devices (empty when nothing ran)
   std::uint64_t units_total = 0;         // units of the plan (skipped ones not included)
   std::uint64_t units_skipped = 0;       // units the plan skipped (/skipped)
+  ProfileTable profile;                  // where this call's time went (run_profile.hpp); empty: nothing ran
   std::uint64_t units_ran = 0;           // units computed by this call
   std::uint64_t units_resumed = 0;       // units of the shards run taken from checkpoints
   std::uint64_t checkpoints = 0;         // checkpoint segments written by this call

@@ -70,7 +70,7 @@ void clear_state(const std::string& output) {
   for (const auto& e : fs::directory_iterator(output, ec)) {
     const std::string name = e.path().filename().string();
     if (name.rfind("part-", 0) == 0 || name == "journal" || name == "timing" || name == "run.info" ||
-        name.rfind("results.h5", 0) == 0)
+        name.rfind("results.h5", 0) == 0 || name.rfind("profile", 0) == 0)
       fs::remove(e.path());
   }
 }
@@ -84,7 +84,7 @@ void remove_stale_temporaries(const std::string& output, const std::optional<std
     if (name.find(".tmp.") == std::string::npos) continue;
     const bool ours = only_shard ? name.rfind(shard_prefix, 0) == 0
                                  : (name.rfind("part-", 0) == 0 || name.rfind("results.h5.", 0) == 0 ||
-                                    name.rfind("run.info.", 0) == 0);
+                                    name.rfind("run.info.", 0) == 0 || name.rfind("profile", 0) == 0);
     if (ours) {
       spdlog::debug("removing {} (left by an interrupted run)", name);
       fs::remove(e.path(), ec);

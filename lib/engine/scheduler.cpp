@@ -113,10 +113,19 @@ ScheduleResult run_shards(const ShardContext& ctx, const std::vector<const plan:
   Progress progress("run", "units", total_units, progress_interval);
   std::uint64_t units_done = 0;
   auto should_stop = [&] { return queue.failed() || (stop && stop->load() != 0); };
+  // The profile file follows the run (status shows it mid-run), saved at most every few seconds.
+  if (ctx.profile)
+    for (const auto& w : workers) ctx.profile->add_worker(w->name());
+  double profile_saved = -1e300;
+  const double profile_every = std::min(progress_interval, 10.0);
   auto on_units = [&](std::uint64_t n) {
     std::lock_guard<std::mutex> hold(result_mutex);
     units_done += n;
     progress.update(units_done);
+    if (ctx.profile && !ctx.profile_file.empty() && ctx.profile->wall_seconds() - profile_saved >= profile_every) {
+      profile_saved = ctx.profile->wall_seconds();
+      save_profile(ctx.profile_file, ctx.profile->table("running"));
+    }
   };
 
   auto work = [&](Device& device) {

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include "common/work_profile.hpp"
 #include "engine/batching.hpp"
 #include "engine/folder.hpp"
 #include "store/checkpoint.hpp"
@@ -18,6 +19,8 @@ namespace screen::engine {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+double seconds(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
 
 void write_rows(store::PartWriter& w, const store::StageRows& rows) {
   if (!rows.nussinov_queries.empty()) w.append_nussinov(store::Side::query, rows.nussinov_queries);
@@ -114,6 +117,7 @@ void compute_shard(const ShardContext& ctx, const plan::Shard& s, Device& device
   auto last_checkpoint = Clock::now();
   auto save_checkpoint = [&](std::uint64_t to) {
     if (to == pending_from) return;
+    const auto t0 = Clock::now();
     store::CheckpointInfo c = checkpoint_info(ctx, s);
     c.sequence = sequence;
     c.from = pending_from;
@@ -127,6 +131,7 @@ void compute_shard(const ShardContext& ctx, const plan::Shard& s, Device& device
     ++sequence;
     ++result.checkpoints;
     last_checkpoint = Clock::now();
+    if (ctx.profile) ctx.profile->add_write(device.name(), p.units[to - 1].stage, seconds(t0, last_checkpoint));
   };
 
   const double every = static_cast<double>(ctx.checkpoint_every);
@@ -136,10 +141,19 @@ void compute_shard(const ShardContext& ctx, const plan::Shard& s, Device& device
     const plan::WorkUnit& first = p.units[i];
     const std::size_t e = batch_end(p.units, i, s.unit_end, device.batch_limits(first.stage), batch_cap);
     store::StageRows rows;
+    const work_profile::Counters before = work_profile::this_thread();
+    const auto t0 = Clock::now();
     device.run({first.stage, &p.units[i], e - i}, *ctx.inputs, *ctx.params, rows);
+    const auto t1 = Clock::now();
     {
       std::lock_guard<std::mutex> hold(*ctx.store_mutex);
       write_rows(*writer, rows);
+    }
+    if (ctx.profile) {
+      const work_profile::Counters& after = work_profile::this_thread();
+      ctx.profile->add_batch(device.name(), first.stage, e - i, seconds(t0, t1), after.gpu_seconds - before.gpu_seconds,
+                             after.traceback_seconds - before.traceback_seconds);
+      ctx.profile->add_write(device.name(), first.stage, seconds(t1, Clock::now()));
     }
     move_rows(pending, rows);
     result.units_computed += e - i;
@@ -172,9 +186,11 @@ ShardResult run_shard(const ShardContext& ctx, const plan::Shard& s, Device& dev
     throw;
   }
   result.wall_seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  const auto t_commit = Clock::now();
   std::lock_guard<std::mutex> hold(*ctx.store_mutex);
   writer->set_timing(result.wall_seconds, device.name(), ctx.host);
   result.checksum = writer->commit();
+  if (ctx.profile) ctx.profile->add_write(device.name(), ctx.plan->units[s.unit_end - 1].stage, seconds(t_commit, Clock::now()));
   return result;
 }
 

@@ -21,6 +21,7 @@
 
 #include "engine/device.hpp"
 #include "engine/inputs.hpp"
+#include "engine/run_profile.hpp"
 #include "plan/plan.hpp"
 #include "plan/stage_params.hpp"
 
@@ -38,6 +39,8 @@ struct ShardContext {
   std::string host;
   long checkpoint_every = 300;  // seconds; 0: after every batch
   std::mutex* store_mutex = nullptr;  // held around the workers' file writes and reads
+  RunProfile* profile = nullptr;      // where batches and writes are counted (optional)
+  std::string profile_file;           // where the scheduler saves it every few seconds (empty: never)
 };
 
 struct ShardResult {

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "common/error.hpp"
+#include "common/work_profile.hpp"
 #include "engine/device.hpp"
 
 namespace screen::engine::testing {
@@ -37,6 +38,7 @@ class FakeDevice final : public Device {
     if (fail_at_batch > 0 && n == fail_at_batch) throw ResourceError(name_ + ": the fake device failed");
     if (delay_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
     cpu_->run(batch, in, params, out);
+    if (gpu_seconds_per_batch > 0) work_profile::add_gpu(gpu_seconds_per_batch);  // as a GPU stage call would
     units += batch.count;
     if (stop && stop_after_batches > 0 && n == stop_after_batches) stop->store(SIGTERM);
   }
@@ -45,6 +47,7 @@ class FakeDevice final : public Device {
   std::atomic<int> batches{0};
   std::atomic<std::size_t> units{0};
   int delay_ms = 0;
+  double gpu_seconds_per_batch = 0;  // > 0: reported to the run profile as GPU time of each batch
   int fail_at_batch = 0;         // > 0: this batch throws ResourceError
   std::size_t max_units = 0;     // > 0: batches of at most this many units
   std::atomic<int>* stop = nullptr;

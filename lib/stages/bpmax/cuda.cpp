@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 
 #include "common/error.hpp"
+#include "common/work_profile.hpp"
 #include "gpu/cuda_check.hpp"
 #include "gpu/device_buffer.hpp"
 #include "gpu/device_info.hpp"
@@ -335,7 +336,9 @@ std::vector<PairResult> interact_pairs_gpu(const std::vector<PairInput>& pairs, 
   std::vector<PairResult> out(pairs.size());
   {
     GpuRunner runner(p);
+    const double kernel_ms = st.kernel_ms;
     for (const BatchPlan& b : batches) runner.run(pairs, b, out, st);
+    work_profile::add_gpu((st.kernel_ms - kernel_ms) / 1000.0);  // the kernels (events), for the run profile
   }
   // Tracebacks of the GPU pairs whose score the mode asks for.
   std::vector<std::size_t> traced;
@@ -344,11 +347,14 @@ std::vector<PairResult> interact_pairs_gpu(const std::vector<PairInput>& pairs, 
       if (traceback.wants(out[k].site.score)) traced.push_back(k);
   const long long ntraced = static_cast<long long>(traced.size());
   const int threads = options.cpu_threads > 0 ? options.cpu_threads : omp_get_max_threads();
+  {
+    const work_profile::TracebackTimer traceback_time;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (threads > 1 && ntraced > 1)
-  for (long long t = 0; t < ntraced; ++t) {
-    const std::size_t k = traced[static_cast<std::size_t>(t)];
-    const Band b = make_band(pairs[k].query.length, pairs[k].target.length, p);
-    out[k].site.structure = site_traceback(pairs[k], b, p, out[k].site);
+    for (long long t = 0; t < ntraced; ++t) {
+      const std::size_t k = traced[static_cast<std::size_t>(t)];
+      const Band b = make_band(pairs[k].query.length, pairs[k].target.length, p);
+      out[k].site.structure = site_traceback(pairs[k], b, p, out[k].site);
+    }
   }
   // The rest on the CPU.
   if (!cpu.empty()) {

@@ -21,6 +21,7 @@
 #include <utility>
 
 #include "common/error.hpp"
+#include "common/work_profile.hpp"
 #include "stages/miranda/cpu.hpp"
 #include "stages/miranda/cuda.hpp"
 
@@ -409,6 +410,7 @@ void run_gpu(const Views& v, const Params& params, std::size_t q0, std::size_t q
     sink(part);
   }
   lap(times.cpu_queries);
+  work_profile::add_gpu(scanner.stats().kernel_ms / 1000.0);  // the scan's kernels (events), for the run profile
   if (o.progress) o.progress(nq * nt);
   if (o.gpu_times != nullptr) *o.gpu_times = times;
 }

@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "common/error.hpp"
+#include "common/work_profile.hpp"
 #include "gpu/cuda_check.hpp"
 #include "gpu/device_info.hpp"
 #include "kernels/nussinov/nussinov_launch.hpp"
@@ -90,10 +91,16 @@ void run_group(bool small, const std::vector<const std::uint8_t*>& seqs, const s
     gl.push_back(lengths[static_cast<std::size_t>(k)]);
   }
   knl::GroupOutput g;
-  if (small) knl::smem_fold(gs, gl, p, cell_bytes, with_traceback, g, device);
-  else knl::tiled_fold(gs, gl, p, cell_bytes, with_traceback, g, device);
+  {
+    const work_profile::GpuSectionTimer gpu_time;  // synchronous: the kernels and the copies back
+    if (small) knl::smem_fold(gs, gl, p, cell_bytes, with_traceback, g, device);
+    else knl::tiled_fold(gs, gl, p, cell_bytes, with_traceback, g, device);
+  }
   for (std::size_t k = 0; k < idx.size(); ++k) out[static_cast<std::size_t>(idx[k])].score = g.scores[k];
-  if (with_traceback) trace_group(gs, gl, p, g, out, idx);
+  if (with_traceback) {
+    const work_profile::TracebackTimer traceback_time;
+    trace_group(gs, gl, p, g, out, idx);
+  }
 }
 
 }  // namespace
