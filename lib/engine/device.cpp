@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -57,6 +58,24 @@ class StageDevice final : public Device {
     l.max_units = kGpuBatchUnits;
     l.memory_bytes = gpu_budget_;
     return l;
+  }
+
+  // BPMax on the GPU: the scores now, the host tracebacks as the task (on every core: the worker's
+  // own threads drive the GPU's next batch meanwhile).
+  HostTask start(const StageBatch& batch, const Inputs& in, const plan::StageParams& params,
+                 store::StageRows& out) override {
+    if (batch.stage != plan::StageKind::bpmax || !bpmax_on_gpu_ || batch.count == 0) {
+      run(batch, in, params, out);
+      return nullptr;
+    }
+    auto pairs = std::make_shared<std::vector<bpmax::PairInput>>(bpmax_pairs(batch, in));
+    auto scores = std::make_shared<bpmax::GpuScores>(
+        bpmax::score_pairs_gpu(*pairs, params.bpmax, params.bpmax_traceback, gpu_options()));
+    const bpmax::Params p = params.bpmax;
+    return [pairs, scores, p](store::StageRows& rows) {
+      bpmax::trace_gpu_sites(*pairs, p, *scores, omp_get_num_procs());
+      append_bpmax_rows(scores->results, rows);
+    };
   }
 
   void run(const StageBatch& batch, const Inputs& in, const plan::StageParams& params,
@@ -168,7 +187,7 @@ class StageDevice final : public Device {
     }
   }
 
-  void interact(const StageBatch& batch, const Inputs& in, const plan::StageParams& params, store::StageRows& out) {
+  static std::vector<bpmax::PairInput> bpmax_pairs(const StageBatch& batch, const Inputs& in) {
     std::vector<bpmax::PairInput> pairs;
     for (std::size_t k = 0; k < batch.count; ++k) {
       const plan::WorkUnit& u = batch.units[k];
@@ -179,23 +198,34 @@ class StageDevice final : public Device {
       p.target_index = u.b;
       pairs.push_back(p);
     }
-    std::vector<bpmax::PairResult> results;
-    if (bpmax_on_gpu_) {
-      bpmax::GpuOptions o;
-      o.device = gpu_;
-      o.memory_fraction = memory_fraction_;
-      o.cpu_threads = threads_;
-      results = bpmax::interact_pairs_gpu(pairs, params.bpmax, params.bpmax_traceback, o);
-    } else {
-      results = bpmax::interact_pairs(pairs, params.bpmax, params.bpmax_traceback, bpmax::Method::automatic, threads_);
-    }
-    if (results.size() != pairs.size()) throw Error(ExitCode::internal, "BPMax returned a wrong number of results");
+    return pairs;
+  }
+
+  static void append_bpmax_rows(const std::vector<bpmax::PairResult>& results, store::StageRows& out) {
     for (const auto& r : results) {
       out.bpmax_scores.push_back(store::bpmax_score_row(r.query_index, r.target_index, r.site));
       if (r.site.structure)
         out.bpmax_structures.push_back(
             store::bpmax_structure_row(r.query_index, r.target_index, r.site.score, *r.site.structure));
     }
+  }
+
+  bpmax::GpuOptions gpu_options() const {
+    bpmax::GpuOptions o;
+    o.device = gpu_;
+    o.memory_fraction = memory_fraction_;
+    o.cpu_threads = threads_;
+    return o;
+  }
+
+  void interact(const StageBatch& batch, const Inputs& in, const plan::StageParams& params, store::StageRows& out) {
+    const std::vector<bpmax::PairInput> pairs = bpmax_pairs(batch, in);
+    const std::vector<bpmax::PairResult> results =
+        bpmax_on_gpu_ ? bpmax::interact_pairs_gpu(pairs, params.bpmax, params.bpmax_traceback, gpu_options())
+                      : bpmax::interact_pairs(pairs, params.bpmax, params.bpmax_traceback, bpmax::Method::automatic,
+                                              threads_);
+    if (results.size() != pairs.size()) throw Error(ExitCode::internal, "BPMax returned a wrong number of results");
+    append_bpmax_rows(results, out);
   }
 
   int gpu_;  // -1: the CPU pool

@@ -11,6 +11,7 @@
 // or a placeholder report gpu_available() false). Rows come out in canonical unit order either way.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -49,6 +50,17 @@ class Device {
   // canonical unit order.
   virtual void run(const StageBatch& batch, const Inputs& in, const plan::StageParams& params,
                    store::StageRows& out) = 0;
+
+  // The same in two steps, so that the engine can run a batch's host work beside the device's next
+  // batch: start() does what needs the device and returns the rest as a task that appends the
+  // batch's rows to `out` (in canonical order) when run; the task may run on another thread and
+  // must not touch the device. Inputs and params outlive it. Default: run() whole, no task.
+  using HostTask = std::function<void(store::StageRows& out)>;
+  virtual HostTask start(const StageBatch& batch, const Inputs& in, const plan::StageParams& params,
+                         store::StageRows& out) {
+    run(batch, in, params, out);
+    return nullptr;
+  }
 };
 
 // The CPU pool: `threads` OpenMP threads inside the stage batch calls (0: all cores).

@@ -23,7 +23,8 @@ double now_seconds() {
 }
 
 constexpr plan::StageKind kStages[] = {plan::StageKind::nussinov, plan::StageKind::miranda, plan::StageKind::bpmax};
-constexpr const char* kHeader = "worker\tstage\tunits\tbatches\tbusy_s\tgpu_s\ttraceback_s\thost_s\twrite_s\twait_s";
+constexpr const char* kHeader =
+    "worker\tstage\tunits\tbatches\tbusy_s\tgpu_s\ttraceback_s\thost_s\toverlap_s\twrite_s\twait_s";
 
 std::vector<std::string> split_tabs(const std::string& line) {
   std::vector<std::string> f;
@@ -52,6 +53,15 @@ void ProfileCell::add(const ProfileCell& o) {
   gpu += o.gpu;
   traceback += o.traceback;
   write += o.write;
+  overlap += o.overlap;
+}
+
+void RunProfile::add_host_task(const std::string& worker, plan::StageKind stage, double seconds, double waited) {
+  add_worker(worker);
+  std::lock_guard<std::mutex> hold(mutex_);
+  ProfileCell& c = cells_[{worker, static_cast<int>(stage)}];
+  c.overlap += seconds;
+  c.busy += waited;
 }
 
 RunProfile::RunProfile() : start_(now_seconds()) {}
@@ -110,9 +120,10 @@ void save_profile(const std::string& path, const ProfileTable& t) {
   text += fmt::format("# wall_s\t{:.3f}\tstate\t{}\n", t.wall_seconds, t.state);
   text += std::string(kHeader) + "\n";
   for (const auto& r : t.rows)
-    text += fmt::format("{}\t{}\t{}\t{}\t{:.3f}\t{:.3f}\t{:.3f}\t{:.3f}\t{:.3f}\t{}\n", cell_text(r.worker), r.stage,
-                        r.cell.units, r.cell.batches, r.cell.busy, r.cell.gpu, r.cell.traceback, r.cell.host(),
-                        r.cell.write, r.stage == "all" ? fmt::format("{:.3f}", r.wait) : std::string("-"));
+    text += fmt::format("{}\t{}\t{}\t{}\t{:.3f}\t{:.3f}\t{:.3f}\t{:.3f}\t{:.3f}\t{:.3f}\t{}\n", cell_text(r.worker),
+                        r.stage, r.cell.units, r.cell.batches, r.cell.busy, r.cell.gpu, r.cell.traceback,
+                        r.cell.host(), r.cell.overlap, r.cell.write,
+                        r.stage == "all" ? fmt::format("{:.3f}", r.wait) : std::string("-"));
   const std::string tmp = store::temporary_name(path);
   try {
     {
@@ -153,7 +164,7 @@ ProfileTable read_profiles(const std::string& output) {
         sum.state = sum.state.empty() || sum.state == f[3] ? f[3] : "mixed";
         continue;
       }
-      if (line.empty() || line[0] == '#' || f.size() != 10 || f[0] == "worker") continue;
+      if (line.empty() || line[0] == '#' || f.size() != 11 || f[0] == "worker") continue;
       try {
         ProfileRow r{f[0], f[1], {}, 0};
         r.cell.units = std::stoull(f[2]);
@@ -161,8 +172,9 @@ ProfileTable read_profiles(const std::string& output) {
         r.cell.busy = std::stod(f[4]);
         r.cell.gpu = std::stod(f[5]);
         r.cell.traceback = std::stod(f[6]);
-        r.cell.write = std::stod(f[8]);
-        r.wait = f[9] == "-" ? 0 : std::stod(f[9]);
+        r.cell.overlap = std::stod(f[8]);
+        r.cell.write = std::stod(f[9]);
+        r.wait = f[10] == "-" ? 0 : std::stod(f[10]);
         const auto key = std::make_pair(r.worker, r.stage);
         auto it = index.find(key);
         if (it == index.end()) {
@@ -183,12 +195,12 @@ std::string format_profile(const ProfileTable& t) {
   if (t.rows.empty()) return "";
   const double wall = std::max(t.wall_seconds, 1e-9);
   std::string s = fmt::format("profile ({:.1f} s wall{}):\n", t.wall_seconds, t.state.empty() ? "" : ", " + t.state);
-  s += fmt::format("  {:<44} {:<9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}\n", "worker", "stage", "units", "busy s",
-                   "gpu s", "trace s", "host s", "write s", "wait s");
+  s += fmt::format("  {:<44} {:<9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}\n", "worker", "stage", "units",
+                   "busy s", "gpu s", "trace s", "host s", "beside s", "write s", "wait s");
   for (const auto& r : t.rows) {
-    s += fmt::format("  {:<44} {:<9} {:>9} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.1f} {:>9}\n",
+    s += fmt::format("  {:<44} {:<9} {:>9} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.1f} {:>9.1f} {:>9}\n",
                      r.worker.size() > 44 ? r.worker.substr(0, 41) + "..." : r.worker, r.stage, r.cell.units,
-                     r.cell.busy, r.cell.gpu, r.cell.traceback, r.cell.host(), r.cell.write,
+                     r.cell.busy, r.cell.gpu, r.cell.traceback, r.cell.host(), r.cell.overlap, r.cell.write,
                      r.stage == "all" ? fmt::format("{:.1f}", r.wait) : std::string("-"));
     if (r.stage == "all")
       s += fmt::format("  {:<44} busy {:.0f}% of the wall time, GPU {:.0f}%, waiting {:.0f}%\n", "",

@@ -8,8 +8,9 @@
 // Per (worker, stage): units, batches, busy (wall seconds inside the device's batch calls), of which
 // gpu (device time of kernels and copies: CUDA events where the stage records them, else the wall time
 // of its synchronous GPU sections) and traceback (host tracebacks), host = busy - gpu - traceback
-// (post-processing, row building, CPU work); write (seconds writing rows and checkpoints, waiting for
-// the store included). Per worker: wait = the run's wall time - busy - write (no work to take, or
+// (post-processing, row building, CPU work, and waiting for a host task); overlap (host tasks that ran
+// beside the device's next batch, e.g. BPMax tracebacks: not part of busy); write (seconds writing
+// rows and checkpoints, waiting for the store included). Per worker: wait = the run's wall time - busy - write (no work to take, or
 // waiting for the store).
 #include <cstdint>
 #include <map>
@@ -25,6 +26,7 @@ namespace screen::engine {
 struct ProfileCell {
   std::uint64_t units = 0, batches = 0;
   double busy = 0, gpu = 0, traceback = 0, write = 0;
+  double overlap = 0;  // host tasks run beside the device's next batch (not in busy)
   double host() const { return busy - gpu - traceback; }
   void add(const ProfileCell& o);
 };
@@ -51,6 +53,9 @@ class RunProfile {
   void add_batch(const std::string& worker, plan::StageKind stage, std::uint64_t units, double busy, double gpu,
                  double traceback);
   void add_write(const std::string& worker, plan::StageKind stage, double seconds);
+  // A batch's host task (Device::start): `seconds` of work beside the device, of which the worker
+  // waited `waited` at the end (counted as busy host time).
+  void add_host_task(const std::string& worker, plan::StageKind stage, double seconds, double waited);
   // Workers that take part, even if they never get a batch (their whole time is wait).
   void add_worker(const std::string& worker);
 

@@ -1,6 +1,8 @@
 #include "engine/shard_runner.hpp"
 
 #include <chrono>
+#include <future>
+#include <optional>
 #include <filesystem>
 #include <memory>
 #include <tuple>
@@ -137,34 +139,97 @@ void compute_shard(const ShardContext& ctx, const plan::Shard& s, Device& device
   const double every = static_cast<double>(ctx.checkpoint_every);
   // A batch takes at most half the checkpoint interval, so that checkpoints land near it.
   const double batch_cap = every > 0 ? every / 2 : 0.0;
-  while (i < s.unit_end) {
-    const plan::WorkUnit& first = p.units[i];
-    const std::size_t e = batch_end(p.units, i, s.unit_end, device.batch_limits(first.stage), batch_cap);
-    store::StageRows rows;
-    const work_profile::Counters before = work_profile::this_thread();
-    const auto t0 = Clock::now();
-    device.run({first.stage, &p.units[i], e - i}, *ctx.inputs, *ctx.params, rows);
+
+  // A batch whose device part is done and whose host task (Device::start) may still run: one is in
+  // flight while the device works on the next, so the device never waits for the host. Rows are
+  // written, counted and checkpointed in batch order, when the batch completes.
+  struct InFlight {
+    std::uint64_t begin = 0, end = 0;
+    plan::StageKind stage = plan::StageKind::nussinov;
+    std::shared_ptr<store::StageRows> rows = std::make_shared<store::StageRows>();
+    Device::HostTask host;     // the host task, until launched
+    std::future<double> task;  // the launched host task's wall seconds
+    // On a thread of its own; launched once the previous batch's task is done, so that one host task
+    // at a time uses the host (a task may take every core).
+    void launch() {
+      if (!host) return;
+      task = std::async(std::launch::async, [host = std::move(host), rows = rows] {
+        const auto h0 = Clock::now();
+        host(*rows);
+        return seconds(h0, Clock::now());
+      });
+      host = nullptr;
+    }
+  };
+  std::uint64_t written = i;  // units before this are in the part (and in `pending`)
+  auto complete = [&](InFlight& b) {
+    double overlapped = 0, waited = 0;
+    const bool had_task = b.task.valid();
+    if (had_task) {
+      const auto w0 = Clock::now();
+      overlapped = b.task.get();  // rethrows the task's error
+      waited = seconds(w0, Clock::now());
+    }
     const auto t1 = Clock::now();
     {
       std::lock_guard<std::mutex> hold(*ctx.store_mutex);
-      write_rows(*writer, rows);
+      write_rows(*writer, *b.rows);
     }
     if (ctx.profile) {
-      const work_profile::Counters& after = work_profile::this_thread();
-      ctx.profile->add_batch(device.name(), first.stage, e - i, seconds(t0, t1), after.gpu_seconds - before.gpu_seconds,
-                             after.traceback_seconds - before.traceback_seconds);
-      ctx.profile->add_write(device.name(), first.stage, seconds(t1, Clock::now()));
+      if (had_task) ctx.profile->add_host_task(device.name(), b.stage, overlapped, waited);
+      ctx.profile->add_write(device.name(), b.stage, seconds(t1, Clock::now()));
     }
-    move_rows(pending, rows);
-    result.units_computed += e - i;
-    on_units(e - i);
-    i = e;
+    move_rows(pending, *b.rows);
+    result.units_computed += b.end - b.begin;
+    on_units(b.end - b.begin);
+    written = b.end;
+  };
+  // Starts the batch at unit `from` on the device; its host task, if any, on a thread of its own.
+  auto start = [&](std::uint64_t from) {
+    InFlight b;
+    b.begin = from;
+    b.stage = p.units[from].stage;
+    b.end = batch_end(p.units, from, s.unit_end, device.batch_limits(b.stage), batch_cap);
+    const work_profile::Counters before = work_profile::this_thread();
+    const auto t0 = Clock::now();
+    b.host = device.start({b.stage, &p.units[from], b.end - from}, *ctx.inputs, *ctx.params, *b.rows);
+    if (ctx.profile) {
+      const work_profile::Counters& after = work_profile::this_thread();
+      ctx.profile->add_batch(device.name(), b.stage, b.end - from, seconds(t0, Clock::now()),
+                             after.gpu_seconds - before.gpu_seconds, after.traceback_seconds - before.traceback_seconds);
+    }
+    return b;
+  };
+
+  std::optional<InFlight> in_flight;
+  std::uint64_t next = i;  // the first unit not started
+  while (next < s.unit_end || in_flight) {
+    std::optional<InFlight> started;
+    if (next < s.unit_end && !should_stop()) {
+      started = start(next);
+      next = started->end;
+    }
+    if (in_flight) {
+      complete(*in_flight);
+      in_flight.reset();
+    }
+    // A batch without a host task is complete now (as if there were no pipeline).
+    if (started && !started->host) {
+      complete(*started);
+    } else if (started) {
+      started->launch();
+      in_flight = std::move(started);
+    }
     if (should_stop()) {
-      save_checkpoint(i);  // then the part is abandoned
-      throw ShardStopped();
+      save_checkpoint(written);
+      if (in_flight) {
+        complete(*in_flight);
+        save_checkpoint(written);
+      }
+      throw ShardStopped();  // the part is abandoned
     }
     const double since = std::chrono::duration<double>(Clock::now() - last_checkpoint).count();
-    if (i < s.unit_end && since >= every) save_checkpoint(i);
+    if (written < s.unit_end && since >= every) save_checkpoint(written);
   }
 }
 

@@ -43,6 +43,27 @@ class FakeDevice final : public Device {
     if (stop && stop_after_batches > 0 && n == stop_after_batches) stop->store(SIGTERM);
   }
 
+  // split: start() computes the rows now but hands them over in a host task that first sleeps
+  // task_delay_ms, as a GPU device hands over its tracebacks (Device::start).
+  HostTask start(const StageBatch& batch, const Inputs& in, const plan::StageParams& params,
+                 store::StageRows& out) override {
+    if (!split) return Device::start(batch, in, params, out);
+    auto rows = std::make_shared<store::StageRows>();
+    run(batch, in, params, *rows);
+    const int delay = task_delay_ms;
+    std::atomic<int>* running = &tasks_running;
+    std::atomic<int>* overlapped = &tasks_overlapped;
+    return [rows, delay, running, overlapped](store::StageRows& to) {
+      if (running->fetch_add(1) > 0) ++*overlapped;  // never more than one at a time is expected
+      std::this_thread::sleep_for(std::chrono::milliseconds(delay));
+      to = std::move(*rows);
+      running->fetch_sub(1);
+    };
+  }
+
+  bool split = false;
+  int task_delay_ms = 0;
+  std::atomic<int> tasks_running{0}, tasks_overlapped{0};
   bool gpu = false;  // poses as a GPU worker (for the scheduler)
   std::atomic<int> batches{0};
   std::atomic<std::size_t> units{0};

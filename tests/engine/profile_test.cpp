@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "engine/run_profile.hpp"
+#include "store/journal.hpp"
 #include "engine_test_util.hpp"
 #include "fake_device.hpp"
 
@@ -135,6 +136,72 @@ TEST(RunProfile, StatusShowsTheProfile) {
   EXPECT_NE(st.out.find("profile ("), std::string::npos) << st.out;
   EXPECT_NE(st.out.find(" bpmax "), std::string::npos) << st.out;
   EXPECT_TRUE(fs::exists(dir.file("out/profile.tsv")));
+}
+
+}  // namespace
+}  // namespace screen::engine::testing
+
+// Host tasks (Device::start) run beside the device's next batch; rows, checkpoints and resumption
+// are those of a run without them.
+namespace screen::engine::testing {
+namespace {
+
+TEST(HostTasks, RowsAreThoseOfARunWithoutTasksAndTheTaskTimeOverlaps) {
+  TempDir dir;
+  manifest::Job job = manifest::load_manifest(write_job(dir, 1, 9));
+  job.output = dir.file("plain");
+  RunOptions o = quiet_options(1, 3);
+  o.devices = {std::make_shared<FakeDevice>("plain", 1)};
+  const RunSummary plain = run_job(job, o);
+
+  auto split = std::make_shared<FakeDevice>("split", 1);
+  split->split = true;
+  split->task_delay_ms = 15;
+  split->max_units = 3;  // many batches, so that tasks and batches interleave
+  job.output = dir.file("split");
+  o.devices = {split};
+  const RunSummary s = run_job(job, o);
+  ASSERT_TRUE(s.merged);
+  expect_stage_rows_equal(store::ResultsReader(plain.results).stage_rows(),
+                          store::ResultsReader(s.results).stage_rows());
+  EXPECT_EQ(split->tasks_overlapped.load(), 0) << "a shard has one host task in flight at a time";
+  const ProfileRow* all = find_row(s.profile, "split", "all");
+  ASSERT_NE(all, nullptr);
+  EXPECT_GE(all->cell.overlap, 0.015 * split->batches.load() * 0.9);
+  EXPECT_EQ(all->cell.units, s.units_total);
+}
+
+TEST(HostTasks, AStopWithATaskInFlightCheckpointsItAndTheResumeIsExact) {
+  TempDir dir;
+  manifest::Job job = manifest::load_manifest(write_job(dir, 1, 13));
+  job.checkpoint.every_seconds = 0;
+  job.output = dir.file("reference");
+  RunOptions o = quiet_options(1, 1);
+  o.devices = {std::make_shared<FakeDevice>("reference", 1)};
+  const RunSummary ref = run_job(job, o);
+
+  job.output = dir.file("stopped");
+  std::atomic<int> stop{0};
+  auto first = std::make_shared<FakeDevice>("first", 1);
+  first->split = true;
+  first->task_delay_ms = 5;
+  first->stop = &stop;
+  first->stop_after_batches = 7;
+  o.devices = {first};
+  o.stop = &stop;
+  expect_stopped(job, o, ExitCode::terminated);
+  EXPECT_TRUE(store::read_journal(job.output + "/journal").entries.empty());
+  EXPECT_EQ(job_status(job.output).units_checkpointed, 7u);  // the batch in flight was completed and saved
+
+  auto again = std::make_shared<FakeDevice>("again", 1);
+  again->split = true;
+  o.devices = {again};
+  o.stop = nullptr;
+  const RunSummary resumed = run_job(job, o);
+  ASSERT_TRUE(resumed.merged);
+  EXPECT_EQ(resumed.units_resumed, 7u);
+  expect_stage_rows_equal(store::ResultsReader(ref.results).stage_rows(),
+                          store::ResultsReader(resumed.results).stage_rows());
 }
 
 }  // namespace

@@ -287,8 +287,8 @@ std::size_t gpu_table_bytes(int n, int m, const Params& p) {
   return cell * (f_cells(b) + s_cells(b)) + static_cast<std::size_t>(b.n + b.m);
 }
 
-std::vector<PairResult> interact_pairs_gpu(const std::vector<PairInput>& pairs, const Params& p,
-                                           TracebackMode traceback, const GpuOptions& options, GpuStats* stats) {
+GpuScores score_pairs_gpu(const std::vector<PairInput>& pairs, const Params& p, TracebackMode traceback,
+                          const GpuOptions& options, GpuStats* stats) {
   if (!gpu_available()) throw ResourceError("BPMax on the GPU: " + gpu::no_gpu_reason());
   GpuStats local;
   GpuStats& st = stats ? *stats : local;
@@ -340,22 +340,12 @@ std::vector<PairResult> interact_pairs_gpu(const std::vector<PairInput>& pairs, 
     for (const BatchPlan& b : batches) runner.run(pairs, b, out, st);
     work_profile::add_gpu((st.kernel_ms - kernel_ms) / 1000.0);  // the kernels (events), for the run profile
   }
-  // Tracebacks of the GPU pairs whose score the mode asks for.
-  std::vector<std::size_t> traced;
+  // The GPU pairs whose score the mode asks a traceback for (trace_gpu_sites).
+  GpuScores scores;
   for (const BatchPlan& b : batches)
     for (std::size_t k : b.pairs)
-      if (traceback.wants(out[k].site.score)) traced.push_back(k);
-  const long long ntraced = static_cast<long long>(traced.size());
-  const int threads = options.cpu_threads > 0 ? options.cpu_threads : omp_get_max_threads();
-  {
-    const work_profile::TracebackTimer traceback_time;
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (threads > 1 && ntraced > 1)
-    for (long long t = 0; t < ntraced; ++t) {
-      const std::size_t k = traced[static_cast<std::size_t>(t)];
-      const Band b = make_band(pairs[k].query.length, pairs[k].target.length, p);
-      out[k].site.structure = site_traceback(pairs[k], b, p, out[k].site);
-    }
-  }
+      if (traceback.wants(out[k].site.score)) scores.to_trace.push_back(k);
+  std::sort(scores.to_trace.begin(), scores.to_trace.end());
   // The rest on the CPU.
   if (!cpu.empty()) {
     std::vector<PairInput> rest;
@@ -364,7 +354,27 @@ std::vector<PairResult> interact_pairs_gpu(const std::vector<PairInput>& pairs, 
     for (std::size_t k = 0; k < cpu.size(); ++k) out[cpu[k]] = std::move(r[k]);
     st.cpu_pairs += cpu.size();
   }
-  return out;
+  scores.results = std::move(out);
+  return scores;
+}
+
+void trace_gpu_sites(const std::vector<PairInput>& pairs, const Params& p, GpuScores& scores, int threads) {
+  const long long n = static_cast<long long>(scores.to_trace.size());
+  const int t = threads > 0 ? threads : omp_get_max_threads();
+  const work_profile::TracebackTimer traceback_time;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(t) if (t > 1 && n > 1)
+  for (long long i = 0; i < n; ++i) {
+    const std::size_t k = scores.to_trace[static_cast<std::size_t>(i)];
+    const Band b = make_band(pairs[k].query.length, pairs[k].target.length, p);
+    scores.results[k].site.structure = site_traceback(pairs[k], b, p, scores.results[k].site);
+  }
+}
+
+std::vector<PairResult> interact_pairs_gpu(const std::vector<PairInput>& pairs, const Params& p,
+                                           TracebackMode traceback, const GpuOptions& options, GpuStats* stats) {
+  GpuScores scores = score_pairs_gpu(pairs, p, traceback, options, stats);
+  trace_gpu_sites(pairs, p, scores, options.cpu_threads);
+  return std::move(scores.results);
 }
 
 }  // namespace screen::bpmax

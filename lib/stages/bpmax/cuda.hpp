@@ -44,9 +44,23 @@ struct GpuStats {
 // Bytes of device memory the GPU path needs for one pair's tables.
 std::size_t gpu_table_bytes(int n, int m, const Params& p);
 
-// As interact_pairs: result k is pairs[k]'s; tracebacks by `traceback`.
+// As interact_pairs: result k is pairs[k]'s; tracebacks by `traceback`. The same as
+// score_pairs_gpu followed by trace_gpu_sites with options.cpu_threads.
 std::vector<PairResult> interact_pairs_gpu(const std::vector<PairInput>& pairs, const Params& p,
                                            TracebackMode traceback, const GpuOptions& options = {},
                                            GpuStats* stats = nullptr);
+
+// The two phases of interact_pairs_gpu, so that a caller can run the host tracebacks of one batch
+// beside the GPU's next batch. score_pairs_gpu: every pair's score and site (the pairs routed to
+// the CPU complete, tracebacks included); `to_trace` lists the GPU pairs whose traceback the mode
+// asks for, in ascending order. trace_gpu_sites: their structures, recomputed on the host from each
+// site's window with `threads` OpenMP threads (0: OpenMP's default); results do not depend on it.
+struct GpuScores {
+  std::vector<PairResult> results;
+  std::vector<std::size_t> to_trace;
+};
+GpuScores score_pairs_gpu(const std::vector<PairInput>& pairs, const Params& p, TracebackMode traceback,
+                          const GpuOptions& options = {}, GpuStats* stats = nullptr);
+void trace_gpu_sites(const std::vector<PairInput>& pairs, const Params& p, GpuScores& scores, int threads);
 
 }  // namespace screen::bpmax

@@ -14,4 +14,12 @@ std::vector<PairResult> interact_pairs_gpu(const std::vector<PairInput>&, const 
   throw ResourceError("BPMax on the GPU: this screen was built without CUDA");
 }
 
+GpuScores score_pairs_gpu(const std::vector<PairInput>&, const Params&, TracebackMode, const GpuOptions&, GpuStats*) {
+  throw ResourceError("BPMax on the GPU: this screen was built without CUDA");
+}
+
+void trace_gpu_sites(const std::vector<PairInput>&, const Params&, GpuScores& scores, int) {
+  if (!scores.to_trace.empty()) throw ResourceError("BPMax on the GPU: this screen was built without CUDA");
+}
+
 }  // namespace screen::bpmax
