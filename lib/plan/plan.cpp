@@ -16,31 +16,52 @@ namespace screen::plan {
 
 const char* device_kind_name(DeviceKind k) { return k == DeviceKind::gpu ? "gpu" : "cpu-core"; }
 
-// Calibration (README, Performance; "GPU machine" = one H100 80GB HBM3 and 16 CPU cores):
+// Two tables. The cost model (cost_throughput, cost_per_unit) defines the plan: a unit's cost is
+// its GPU microseconds under these constants, which are frozen (they are the calibration of the
+// first GPU builds) so that plans, their hashes and the automatic shard count never change between
+// machines or releases; a folder started by an earlier build resumes. The seconds table
+// (throughput, per_unit_seconds) only estimates time (screen plan's estimate, the scheduler's
+// choices, ETAs) and follows the measurements; changing it changes no plan.
+//
+// Cost model (frozen): GPU updates/s and seconds per unit.
+double cost_throughput(StageKind stage) {
+  switch (stage) {
+    case StageKind::nussinov: return 1e13;
+    case StageKind::miranda: return 6.8e10;
+    case StageKind::bpmax: return 1.5e12;
+  }
+  return 1e9;
+}
+
+double cost_per_unit(StageKind stage) {
+  switch (stage) {
+    case StageKind::nussinov: return 2e-5;
+    case StageKind::miranda: return 5e-6;
+    case StageKind::bpmax: return 0;
+  }
+  return 0;
+}
+
+// Seconds table ("GPU machine" = one H100 80GB HBM3 and 16 CPU cores; docs/performance.md and the
+// README's performance section give the runs):
 //   nussinov cpu-core  1.6e10 updates/s: the tiled CPU path on one thread, n = 4,000 and 6,000
 //                      (1.6e10 and 1.7e10 updates/s); 1.2e-4 s per unit: 1,527 hairpins (127,588 nt)
-//                      with traceback in 0.012 s on 16 threads = 0.19 core-s, of which the n^3/6
-//                      updates explain 0.01 s.
-//   nussinov gpu       1e13 updates/s: between 5.7e12 (n = 10,000) and 1.6e13 (n = 26,000) of the GPU
-//                      rows; 2e-5 s per unit: the same 1,527 hairpins as one GPU batch in 0.031 s.
-//   miranda  cpu-core  2.5e9 cells/s: the AVX2 SIMD scan, 2.59 GCUPS on one core, 39.0 GCUPS on 16
-//                      (2.4 per core); 1e-5 s per pair: a guess (post-processing of the hits).
+//                      with traceback in 0.012 s on 16 threads = 0.19 core-s.
+//   nussinov gpu       3.2e12 updates/s end to end with structures (the engine's Nussinov stage on the
+//                      flagship slices: 500 records 16.4 s, 2,000 records 81.3 s busy); 2e-5 s per unit.
+//   miranda  cpu-core  2.5e9 cells/s: the AVX2 SIMD scan, 2.59 GCUPS on one core; 1e-5 s per pair.
 //   miranda  gpu       6.8e10 cells/s: the GPU scan end to end with the exact CPU post-processing
-//                      (68 GCUPS for 1,921 microRNAs x the SARS-CoV-2 genome); 5e-6 s per pair: a
-//                      guess (launch and host work shared by a batch).
-//   bpmax    cpu-core  4.2e9 updates/s: the fast CPU path, 23 x 20,000 with W2 = 128 on 16 threads,
-//                      66.9 GOPS (4.2 per core; one thread reaches 6.3-8.2); per pair: negligible.
-//   bpmax    gpu       1.5e12 updates/s: `screen bench bpmax --device gpu` on the H100, 23 x 20,000
-//                      with W2 = 128 at 1,561 GOPS and the screen shape (3 svRNAs x 500 transcripts,
-//                      1,500 pairs in batches) at 1,545 GOPS (README, BPMax table).
-// Unit costs (GPU microseconds) are part of the plan hash: changing a constant changes the plan, and a
-// folder an earlier build started then needs `screen run --restart`.
+//                      (68 GCUPS for 1,921 microRNAs x the SARS-CoV-2 genome); 5e-6 s per pair.
+//   bpmax    cpu-core  4.2e9 updates/s: the fast CPU path, 23 x 20,000 with W2 = 128 on 16 threads.
+//   bpmax    gpu       5.2e12 updates/s end to end with `traceback: top` (tracebacks beside the GPU):
+//                      the engine's BPMax stage on the flagship slices (1,500 pairs in 16.0 s, 6,000
+//                      in 58.8 s busy).
 double throughput(StageKind stage, DeviceKind kind) {
   const bool gpu = kind == DeviceKind::gpu;
   switch (stage) {
-    case StageKind::nussinov: return gpu ? 1e13 : 1.6e10;
+    case StageKind::nussinov: return gpu ? 3.2e12 : 1.6e10;
     case StageKind::miranda: return gpu ? 6.8e10 : 2.5e9;
-    case StageKind::bpmax: return gpu ? 1.5e12 : 4.2e9;
+    case StageKind::bpmax: return gpu ? 5.2e12 : 4.2e9;
   }
   return 1e9;
 }
@@ -71,7 +92,7 @@ double nussinov_ops(std::size_t n, int max_span) {
 }
 
 WorkUnit finish(WorkUnit u) {
-  const double us = unit_seconds(u, DeviceKind::gpu) * 1e6;
+  const double us = (u.ops / cost_throughput(u.stage) + cost_per_unit(u.stage)) * 1e6;
   u.cost = std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::llround(std::min(us, 1e15))));
   return u;
 }
@@ -133,8 +154,8 @@ int shard_count(const manifest::Job& job, const std::vector<WorkUnit>& units, in
   if (requested < 0) throw UsageError("the shard count must be >= 1");
   long long k = requested > 0 ? requested : job.sharding.shards;
   if (k <= 0) {
-    double seconds = 0;
-    for (const auto& u : units) seconds += unit_seconds(u, DeviceKind::gpu);
+    double seconds = 0;  // by the cost model, so that the count never changes with the seconds table
+    for (const auto& u : units) seconds += static_cast<double>(u.cost) * 1e-6;
     k = static_cast<long long>(std::ceil(seconds / (job.sharding.target_shard_minutes * 60.0)));
   }
   k = std::min<long long>(k, static_cast<long long>(units.size()));

@@ -48,9 +48,14 @@ enum class DeviceKind { cpu_core, gpu };  // throughput of one CPU core, of one 
 const char* device_kind_name(DeviceKind k);
 
 // Work (stage-specific operations) per second of one CPU core or one GPU, and a fixed cost per unit
-// (launch, traceback, post-processing); used for balance, batch sizes and ETAs only.
+// (launch, traceback, post-processing), as measured (plan.cpp's seconds table); used for estimates,
+// batch sizes and the scheduler's choices only. The plan itself (WorkUnit::cost, the automatic shard
+// count) follows the frozen cost model below, so plans never change when the table is recalibrated.
 double throughput(StageKind stage, DeviceKind kind);
 double per_unit_seconds(StageKind stage, DeviceKind kind);
+// The cost model: GPU operations per second and seconds per unit behind WorkUnit::cost (frozen).
+double cost_throughput(StageKind stage);
+double cost_per_unit(StageKind stage);
 
 struct WorkUnit {
   StageKind stage = StageKind::nussinov;
@@ -58,7 +63,7 @@ struct WorkUnit {
   std::uint64_t a = 0;      // nussinov: the sequence (row of /queries or /targets); pairs: the query
   std::uint64_t b = 0;      // pairs: the target; nussinov: 0
   double ops = 0;           // the recurrence's operation count (see above)
-  std::uint64_t cost = 0;   // balancing weight: estimated microseconds on one GPU (>= 1)
+  std::uint64_t cost = 0;   // balancing weight: microseconds on one GPU under the frozen cost model (>= 1)
   std::uint64_t memory_bytes = 0;      // on the CPU path
   std::uint64_t gpu_memory_bytes = 0;  // on the GPU path
 };

@@ -5,6 +5,11 @@
 #include <algorithm>
 #include <random>
 
+#include <cmath>
+#include <cstdlib>
+
+#include "engine/inputs.hpp"
+#include "manifest/load_manifest.hpp"
 #include "plan/plan.hpp"
 
 namespace screen::plan {
@@ -133,8 +138,8 @@ TEST(Plan, AutoShardCountFollowsTargetMinutes) {
   job.bpmax.target_window = 0;
   const std::vector<std::size_t> q(10, 25), t(10, 2000);
   const auto units = make_units(job, q, t);
-  double seconds = 0;
-  for (const auto& u : units) seconds += unit_seconds(u, DeviceKind::gpu);
+  double seconds = 0;  // the cost model's seconds (WorkUnit::cost), not the seconds table's
+  for (const auto& u : units) seconds += static_cast<double>(u.cost) * 1e-6;
   job.sharding.target_shard_minutes = seconds / 60.0 / 7.5;  // 7.5 shards' worth: 8 shards
   EXPECT_EQ(shard_count(job, units), 8);
   job.sharding.shards = 3;  // an explicit count wins
@@ -174,6 +179,25 @@ TEST(Plan, CalibratedEstimatesAreOrdered) {
   WorkUnit tiny;
   tiny.ops = 1;
   EXPECT_GT(unit_seconds(tiny, DeviceKind::cpu_core), 1e-5);
+}
+
+// The plan is what a resumed run checks: its costs follow the frozen cost model, not the seconds
+// table, so recalibrating the estimates never makes an earlier folder unresumable.
+TEST(Plan, CostsFollowTheFrozenCostModelAndThePlanOfTheDemoNeverChanges) {
+  auto job = three_stage_job({StageKind::nussinov, StageKind::miranda, StageKind::bpmax});
+  const auto units = make_units(job, {22, 23}, {300, 2000});
+  for (const auto& u : units) {
+    const double us = (u.ops / cost_throughput(u.stage) + cost_per_unit(u.stage)) * 1e6;
+    EXPECT_EQ(u.cost, std::max<std::uint64_t>(1, static_cast<std::uint64_t>(std::llround(us)))) << stage_name(u.stage);
+  }
+  // The demo job's plan as the first builds made it (`screen plan configs/demo.yaml`).
+  const char* src = std::getenv("SCREEN_SOURCE_DIR");
+  const std::string dir = src ? src : ".";
+  const manifest::Job demo = manifest::load_manifest(dir + "/configs/demo.yaml");
+  const engine::Inputs in = engine::load_inputs(demo);
+  const Plan p = make_plan(demo, in.query_lengths(), in.target_lengths());
+  EXPECT_EQ(p.hash.substr(0, 16), "9436a293ed6a86ef");
+  EXPECT_EQ(p.units.size(), 127u);
 }
 
 }  // namespace
