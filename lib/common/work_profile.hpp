@@ -17,28 +17,21 @@ Counters& this_thread();
 inline void add_gpu(double seconds) { this_thread().gpu_seconds += seconds; }
 inline void add_traceback(double seconds) { this_thread().traceback_seconds += seconds; }
 
-// Adds the wall time of its scope to the traceback counter of the thread that created it.
-class TracebackTimer {
+// Adds the wall time of its scope to one counter of the thread that created it.
+template <void (*Add)(double)>
+class ScopedSeconds {
  public:
-  TracebackTimer() : t0_(std::chrono::steady_clock::now()) {}
-  ~TracebackTimer() { add_traceback(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count()); }
-  TracebackTimer(const TracebackTimer&) = delete;
-  TracebackTimer& operator=(const TracebackTimer&) = delete;
+  ScopedSeconds() : t0_(std::chrono::steady_clock::now()) {}
+  ~ScopedSeconds() { Add(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count()); }
+  ScopedSeconds(const ScopedSeconds&) = delete;
+  ScopedSeconds& operator=(const ScopedSeconds&) = delete;
 
  private:
   std::chrono::steady_clock::time_point t0_;
 };
 
-// The same for a synchronous GPU section whose kernels are not timed by events.
-class GpuSectionTimer {
- public:
-  GpuSectionTimer() : t0_(std::chrono::steady_clock::now()) {}
-  ~GpuSectionTimer() { add_gpu(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count()); }
-  GpuSectionTimer(const GpuSectionTimer&) = delete;
-  GpuSectionTimer& operator=(const GpuSectionTimer&) = delete;
-
- private:
-  std::chrono::steady_clock::time_point t0_;
-};
+// Host tracebacks; a synchronous GPU section whose kernels are not timed by events.
+using TracebackTimer = ScopedSeconds<add_traceback>;
+using GpuSectionTimer = ScopedSeconds<add_gpu>;
 
 }  // namespace screen::work_profile

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "common/memory.hpp"
 #include "manifest/ascii_lower.hpp"
 
 namespace screen::manifest {
@@ -53,17 +54,6 @@ std::optional<std::uint64_t> parse_byte_size(std::string_view text) {
   return static_cast<std::uint64_t>(bytes);
 }
 
-std::string format_byte_size(std::uint64_t bytes) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-  double v = static_cast<double>(bytes);
-  int u = 0;
-  while (v >= 1024 && u < 5) {
-    v /= 1024;
-    ++u;
-  }
-  if (u == 0) return fmt::format("{} B", bytes);
-  if (std::fabs(v - std::round(v)) < 0.05) return fmt::format("{:.0f} {}", v, units[u]);
-  return fmt::format("{:.1f} {}", v, units[u]);
-}
+std::string format_byte_size(std::uint64_t bytes) { return human_bytes(bytes); }
 
 }  // namespace screen::manifest

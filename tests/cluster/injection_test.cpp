@@ -527,18 +527,24 @@ TEST(ManifestInjection, OutputFolderWithABackslashIsRefusedBySubmit) {
   EXPECT_TRUE(contains(r.out, "job.output: '" + dir.file("out\\x") + "' contains '\\'")) << r.out;
 }
 
-// A manifest in a folder whose name needs quoting everywhere, with an output folder holding '%'.
-TEST(ManifestInjection, ManifestPathAndOutputFolderWithAwkwardCharacters) {
-  TempDir dir;
-  const std::string plain = write_manifest(dir, "cluster:\n  time_limit: \"01:00:00\"\n",
-                                      "  name: small\n  output: \"out 100% 'q' \\\"dq\\\" $(touch PWNED) #x\"\n");
-  const std::string folder = dir.file("jobs 50% 'q' \"dq\" $(touch PWNED) `touch PWNED` ;x #y");
+// The manifest `plain` copied into `folder` (created), its FASTA paths made absolute; its new path.
+std::string move_manifest(const TempDir& dir, const std::string& plain, const std::string& folder) {
   fs::create_directories(folder);
   std::string text = slurp(plain);
   for (const std::string fasta : {"queries.fa", "targets.fa"})
     text.replace(text.find("fasta: " + fasta), 7 + fasta.size(), "fasta: " + dir.file(fasta));
   const std::string manifest = folder + "/job.yaml";
   spit(manifest, text);
+  return manifest;
+}
+
+// A manifest in a folder whose name needs quoting everywhere, with an output folder holding '%'.
+TEST(ManifestInjection, ManifestPathAndOutputFolderWithAwkwardCharacters) {
+  TempDir dir;
+  const std::string plain = write_manifest(dir, "cluster:\n  time_limit: \"01:00:00\"\n",
+                                      "  name: small\n  output: \"out 100% 'q' \\\"dq\\\" $(touch PWNED) #x\"\n");
+  const std::string folder = dir.file("jobs 50% 'q' \"dq\" $(touch PWNED) `touch PWNED` ;x #y");
+  const std::string manifest = move_manifest(dir, plain, folder);
   const std::string out = folder + "/out 100% 'q' \"dq\" $(touch PWNED) #x";
   Directives array_lines = expected_array_directives("", out, {}), merge_lines = expected_merge_directives("", out, {});
   array_lines[2] = merge_lines[1] = {"--time=01:00:00"};
@@ -550,12 +556,7 @@ TEST(ManifestInjection, ManifestPathWithANewlineIsRefused) {
   TempDir dir;
   const std::string plain = write_manifest(dir, "cluster:\n  partition: gpu\n");
   const std::string folder = dir.file("jobs\n#SBATCH --qos=high\ntouch PWNED");
-  fs::create_directories(folder);
-  std::string text = slurp(plain);
-  for (const std::string fasta : {"queries.fa", "targets.fa"})
-    text.replace(text.find("fasta: " + fasta), 7 + fasta.size(), "fasta: " + dir.file(fasta));
-  const std::string manifest = folder + "/job.yaml";
-  spit(manifest, text);
+  const std::string manifest = move_manifest(dir, plain, folder);
   const Result r = screen("submit " + shell_quote(manifest) + " --dry-run");
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_TRUE(contains(r.out, "the manifest path '" + manifest::printable(manifest) + "' contains a newline (\\n)"))
