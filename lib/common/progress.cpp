@@ -26,6 +26,12 @@ void Progress::update(std::size_t done) {
   log(done);
 }
 
+void Progress::update(std::size_t done, double work_done, double work_resumed) {
+  work_done_ = work_done;
+  work_resumed_ = work_resumed;
+  update(done);
+}
+
 void Progress::log(std::size_t done) {
   const double s = seconds();
   const double rate = s > 0 ? static_cast<double>(done) / s : 0.0;
@@ -33,6 +39,8 @@ void Progress::log(std::size_t done) {
   std::string eta = "?";
   if (done >= total_)
     eta = "0s";
+  else if (work_total_ > 0 && work_done_ > work_resumed_)
+    eta = human_duration(s * (work_total_ - work_done_) / (work_done_ - work_resumed_));
   else if (rate > 0)
     eta = human_duration(static_cast<double>(total_ - done) / rate);
   spdlog::info("{}: {}/{} {} ({:.1f}%), {:.1f} {}/s, about {} left", what_, done, total_, unit_, pct, rate, unit_, eta);

@@ -118,10 +118,22 @@ ScheduleResult run_shards(const ShardContext& ctx, const std::vector<const plan:
     for (const auto& w : workers) ctx.profile->add_worker(w->name());
   double profile_saved = -1e300;
   const double profile_every = std::min(progress_interval, 10.0);
-  auto on_units = [&](std::uint64_t n) {
+  // The ETA follows the estimated seconds of the units (on the GPU when a worker has one), so that
+  // many cheap units (miRanda) before expensive ones (BPMax) do not mislead it.
+  const plan::DeviceKind kind = first_gpu ? plan::DeviceKind::gpu : plan::DeviceKind::cpu_core;
+  std::vector<double> work_before(ctx.plan->units.size() + 1, 0.0);  // prefix sums over the plan's units
+  for (std::size_t u = 0; u < ctx.plan->units.size(); ++u)
+    work_before[u + 1] = work_before[u] + plan::unit_seconds(ctx.plan->units[u], kind);
+  double work_total = 0, work_done = 0, work_resumed = 0;
+  for (const auto* s : todo) work_total += work_before[s->unit_end] - work_before[s->unit_begin];
+  progress.set_work_total(work_total);
+  auto on_units = [&](std::uint64_t begin, std::uint64_t end, bool resumed) {
     std::lock_guard<std::mutex> hold(result_mutex);
-    units_done += n;
-    progress.update(units_done);
+    units_done += end - begin;
+    const double w = work_before[end] - work_before[begin];
+    work_done += w;
+    if (resumed) work_resumed += w;
+    progress.update(units_done, work_done, work_resumed);
     if (ctx.profile && !ctx.profile_file.empty() && ctx.profile->wall_seconds() - profile_saved >= profile_every) {
       profile_saved = ctx.profile->wall_seconds();
       save_profile(ctx.profile_file, ctx.profile->table("running"));

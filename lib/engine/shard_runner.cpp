@@ -99,7 +99,7 @@ std::pair<std::uint64_t, std::uint64_t> resume_from_checkpoints(const ShardConte
 // The part's rows: the checkpoint chain's, then the rest computed in batches (checkpoints on the way).
 void compute_shard(const ShardContext& ctx, const plan::Shard& s, Device& device, const store::PartInfo& info,
                    std::unique_ptr<store::PartWriter>& writer, const std::function<bool()>& should_stop,
-                   const std::function<void(std::uint64_t)>& on_units, ShardResult& result) {
+                   const UnitsDone& on_units, ShardResult& result) {
   const plan::Plan& p = *ctx.plan;
   std::unique_lock<std::mutex> io(*ctx.store_mutex);
   writer = std::make_unique<store::PartWriter>(ctx.output + "/" + part_name(s.id), info);
@@ -110,7 +110,7 @@ void compute_shard(const ShardContext& ctx, const plan::Shard& s, Device& device
   if (result.units_resumed > 0) {
     spdlog::info("shard {}: resuming at unit {} from {} checkpoint segment{} ({} of {} units kept)", s.id, i, sequence,
                  sequence == 1 ? "" : "s", result.units_resumed, s.units());
-    on_units(result.units_resumed);
+    on_units(s.unit_begin, i, true);
   }
 
   // Rows since the last checkpoint, and where that checkpoint ended.
@@ -181,7 +181,7 @@ void compute_shard(const ShardContext& ctx, const plan::Shard& s, Device& device
     }
     move_rows(pending, *b.rows);
     result.units_computed += b.end - b.begin;
-    on_units(b.end - b.begin);
+    on_units(b.begin, b.end, false);
     written = b.end;
   };
   // Starts the batch at unit `from` on the device; its host task, if any, on a thread of its own.
@@ -236,8 +236,7 @@ void compute_shard(const ShardContext& ctx, const plan::Shard& s, Device& device
 }  // namespace
 
 ShardResult run_shard(const ShardContext& ctx, const plan::Shard& s, Device& device,
-                      const std::function<bool()>& should_stop,
-                      const std::function<void(std::uint64_t)>& on_units) {
+                      const std::function<bool()>& should_stop, const UnitsDone& on_units) {
   const auto t0 = Clock::now();
   store::PartInfo info = shard_info<store::PartInfo>(ctx, s);
 

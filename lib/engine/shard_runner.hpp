@@ -58,9 +58,10 @@ struct ShardStopped : std::runtime_error {
 };
 
 // Computes shard `s` on `device` and commits its part; not recorded in the journal (the caller does
-// that, then remove_checkpoints). on_units(n) reports n more units done (resumed ones included).
+// that, then remove_checkpoints). on_units(begin, end, resumed) reports the units [begin, end) done
+// (resumed: taken from checkpoints rather than computed).
+using UnitsDone = std::function<void(std::uint64_t begin, std::uint64_t end, bool resumed)>;
 ShardResult run_shard(const ShardContext& ctx, const plan::Shard& s, Device& device,
-                      const std::function<bool()>& should_stop,
-                      const std::function<void(std::uint64_t)>& on_units);
+                      const std::function<bool()>& should_stop, const UnitsDone& on_units);
 
 }  // namespace screen::engine
