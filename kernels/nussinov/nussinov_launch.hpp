@@ -50,7 +50,13 @@ int cell_bytes_for(int max_n, const screen::nussinov::Params& p);
 // The tables of one launch group, copied back when asked (tile-packed, as above, per sequence).
 struct GroupOutput {
   int cell_bytes = 4;
+  double tables_seconds = 0;  // host wall time of copying the tables back (keep_tables), for the logs
   std::vector<long long> scores;
+  // keep_tables: sequence k's tile-packed table is at table16[k] (16-bit cells) or table32[k]. They
+  // point into tables16/32, or into page-locked memory the calling thread keeps for its next groups
+  // (the tiled path, when the group's tables fit it): valid until the thread's next group.
+  std::vector<const std::int16_t*> table16;
+  std::vector<const std::int32_t*> table32;
   std::vector<std::vector<std::int16_t>> tables16;
   std::vector<std::vector<std::int32_t>> tables32;
 };

@@ -47,8 +47,9 @@ double cost_per_unit(StageKind stage) {
 //   nussinov cpu-core  1.6e10 updates/s: the tiled CPU path on one thread, n = 4,000 and 6,000
 //                      (1.6e10 and 1.7e10 updates/s); 1.2e-4 s per unit: 1,527 hairpins (127,588 nt)
 //                      with traceback in 0.012 s on 16 threads = 0.19 core-s.
-//   nussinov gpu       3.2e12 updates/s end to end with structures (the engine's Nussinov stage on the
-//                      flagship slices: 500 records 16.4 s, 2,000 records 81.3 s busy); 2e-5 s per unit.
+//   nussinov gpu       1e13 updates/s end to end with structures (the engine's Nussinov stage on the
+//                      flagship slices with the tables copied back through page-locked memory: 500
+//                      records 6.7-7.1 s, 2,000 records 31.0 s busy); 2e-5 s per unit.
 //   miranda  cpu-core  2.5e9 cells/s: the AVX2 SIMD scan, 2.59 GCUPS on one core; 1e-5 s per pair.
 //   miranda  gpu       6.8e10 cells/s: the GPU scan end to end with the exact CPU post-processing
 //                      (68 GCUPS for 1,921 microRNAs x the SARS-CoV-2 genome); 5e-6 s per pair.
@@ -59,7 +60,7 @@ double cost_per_unit(StageKind stage) {
 double throughput(StageKind stage, DeviceKind kind) {
   const bool gpu = kind == DeviceKind::gpu;
   switch (stage) {
-    case StageKind::nussinov: return gpu ? 3.2e12 : 1.6e10;
+    case StageKind::nussinov: return gpu ? 1e13 : 1.6e10;
     case StageKind::miranda: return gpu ? 6.8e10 : 2.5e9;
     case StageKind::bpmax: return gpu ? 5.2e12 : 4.2e9;
   }

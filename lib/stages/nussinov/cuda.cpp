@@ -4,8 +4,10 @@
 
 #include <cuda_runtime.h>
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <chrono>
 
 #include "common/error.hpp"
 #include "common/work_profile.hpp"
@@ -46,7 +48,7 @@ std::size_t table_bytes(int n, int cell_bytes) {
 }
 
 template <class Cell>
-std::string trace_packed(const std::uint8_t* s, int n, const Params& p, const std::vector<Cell>& tab) {
+std::string trace_packed(const std::uint8_t* s, int n, const Params& p, const Cell* tab) {
   const int nt = knl::tiles_per_side(n);
   // N(i, j) = M(i, j+1); N of an empty interval (i > j) is 0.
   return traceback(s, n, p, [&](int i, int j) -> int {
@@ -66,11 +68,11 @@ void trace_group(const std::vector<const std::uint8_t*>& gs, const std::vector<i
     auto& r = out[static_cast<std::size_t>(idx[ku])];
     try {
       if (g.cell_bytes == 2) {
-        r.structure = trace_packed(gs[ku], gl[ku], p, g.tables16[ku]);
-        std::vector<std::int16_t>().swap(g.tables16[ku]);
+        r.structure = trace_packed(gs[ku], gl[ku], p, g.table16[ku]);
+        if (ku < g.tables16.size()) std::vector<std::int16_t>().swap(g.tables16[ku]);
       } else {
-        r.structure = trace_packed(gs[ku], gl[ku], p, g.tables32[ku]);
-        std::vector<std::int32_t>().swap(g.tables32[ku]);
+        r.structure = trace_packed(gs[ku], gl[ku], p, g.table32[ku]);
+        if (ku < g.tables32.size()) std::vector<std::int32_t>().swap(g.tables32[ku]);
       }
     } catch (const std::exception& e) {
       errors[ku] = e.what();
@@ -91,16 +93,23 @@ void run_group(bool small, const std::vector<const std::uint8_t*>& seqs, const s
     gl.push_back(lengths[static_cast<std::size_t>(k)]);
   }
   knl::GroupOutput g;
+  const auto t0 = std::chrono::steady_clock::now();
   {
     const work_profile::GpuSectionTimer gpu_time;  // synchronous: the kernels and the copies back
     if (small) knl::smem_fold(gs, gl, p, cell_bytes, with_traceback, g, device);
     else knl::tiled_fold(gs, gl, p, cell_bytes, with_traceback, g, device);
   }
+  const auto t1 = std::chrono::steady_clock::now();
   for (std::size_t k = 0; k < idx.size(); ++k) out[static_cast<std::size_t>(idx[k])].score = g.scores[k];
   if (with_traceback) {
     const work_profile::TracebackTimer traceback_time;
     trace_group(gs, gl, p, g, out, idx);
   }
+  spdlog::debug("nussinov gpu group: {} sequences, longest {} nt, {} path: {:.3f} s on the GPU (of which {:.3f} s "
+                "copying tables back), traceback {:.3f} s",
+                gs.size(), gl.empty() ? 0 : *std::max_element(gl.begin(), gl.end()), small ? "shared-memory" : "tiled",
+                std::chrono::duration<double>(t1 - t0).count(), g.tables_seconds,
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count());
 }
 
 }  // namespace
