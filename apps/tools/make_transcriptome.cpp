@@ -1,5 +1,5 @@
 // make_transcriptome: writes a synthetic "human transcriptome" FASTA for the transcriptome-scale
-// benchmark (../shared/data/README.md): N records with log-normal lengths (median about 2,500 nt)
+// benchmark (README, Performance): N records with log-normal lengths (median about 2,500 nt)
 // clamped to [41, 205,012] nt, uniform random A/C/G/T, 60 letters a line, gzip-compressed when the
 // output name ends in .gz. Records 1 and 2 take the range's two ends (41 and 205,012 nt) so every
 // generated set spans the thesis's range. The same arguments give the same bytes on every platform:

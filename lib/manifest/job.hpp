@@ -1,5 +1,5 @@
 #pragma once
-// Job: the validated job manifest (YAML, see configs/ and ../shared/spec/manifest-example.yaml) as
+// Job: the validated job manifest (YAML, see configs/ and docs/manifest.md) as
 // typed values. Every field has the default a manifest gets when the line is omitted; the loader
 // (load_manifest.hpp) fills it in and rejects anything out of range, so code reading a Job can
 // trust it. Paths are already resolved against the manifest's folder.
@@ -25,7 +25,7 @@ struct SetSpec {
 enum class StageKind { nussinov, miranda, bpmax };
 std::string_view stage_name(StageKind kind);  // "nussinov", "miranda", "bpmax"
 
-// stages.nussinov (../shared/spec/nussinov.md).
+// stages.nussinov (docs/algorithms.md (Nussinov)).
 struct NussinovParams {
   bool enabled = false;
   int min_loop = 3;            // a pair (i, j) needs j - i > min_loop
@@ -34,7 +34,7 @@ struct NussinovParams {
   bool traceback = true;       // dot-bracket structure per sequence
 };
 
-// stages.miranda (../shared/spec/miranda.md).
+// stages.miranda (docs/algorithms.md (miRanda)).
 struct MirandaParams {
   bool enabled = false;
   double score_threshold = 140;  // a number, as miRanda's -sc takes it
@@ -48,7 +48,7 @@ struct MirandaParams {
 enum class BpmaxTraceback { none, top, all };
 std::string_view traceback_name(BpmaxTraceback t);  // "none", "top", "all"
 
-// stages.bpmax (../shared/spec/bpmax.md).
+// stages.bpmax (docs/algorithms.md (BPMax)).
 struct BpmaxParams {
   bool enabled = false;
   int query_window = 0;        // 0 = the whole strand

@@ -1,5 +1,5 @@
 #pragma once
-// FastaParser: the FASTA rules of ../shared/spec/sequences.md as a streaming state machine. Content
+// FastaParser: the FASTA rules of docs/algorithms.md (Sequences) as a streaming state machine. Content
 // arrives in chunks of any size (a line may span chunks); each record's codes are written straight
 // into the SequenceSet's open tail and committed or dropped when the record closes.
 #include <cstddef>

@@ -1,7 +1,7 @@
 #pragma once
 // SequenceSet: the records of one FASTA input, as nucleotide codes (alphabet.hpp) in one contiguous
 // buffer (ready to upload to a GPU), with names, lengths, positions in the file, the file's SHA-256,
-// and the records that were skipped with the reason. Reading rules: ../shared/spec/sequences.md.
+// and the records that were skipped with the reason. Reading rules: docs/algorithms.md (Sequences).
 #include <cstddef>
 #include <cstdint>
 #include <string>

@@ -1,5 +1,5 @@
 // The public vectors of the original BPMax program (tests/data/bpmax_reference_scores.tsv, a copy
-// of ../shared/testdata/bpmax/reference_scores.tsv): full score and both single-strand scores,
+// of copied into tests/data/bpmax_reference_scores.tsv): full score and both single-strand scores,
 // both weight settings, reproduced exactly by the reference, windowed or not, with tracebacks.
 #include <gtest/gtest.h>
 

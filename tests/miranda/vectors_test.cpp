@@ -1,5 +1,5 @@
 // The reference against miRanda 3.3a's own outputs (tests/data/miranda, copied from
-// ../shared/testdata/miranda): every '>' hit line and '>>' pair line byte for byte, and the whole
+// copied into tests/data/miranda): every '>' hit line and '>>' pair line byte for byte, and the whole
 // report body (alignment blocks included) after miRanda's banner.
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 #pragma once
 // BPMax: the definitions shared by every code path (reference, CPU fast path, CUDA kernels).
-// The recurrence itself is ../shared/spec/bpmax.md; everything here is 0-based.
+// The recurrence itself is docs/algorithms.md (BPMax); everything here is 0-based.
 //
 // Strands. The query is x_0..x_{N-1}. The target y_0..y_{M-1} is indexed REVERSED by the
 // recurrences: z_t = y_{M-1-t} (reversed_index). A z interval [i2, j2] is the forward target

@@ -1,6 +1,6 @@
 #pragma once
 // miRanda-style alignment: the definitions shared by every code path (the CPU reference, a later
-// SIMD path and the CUDA kernels). The rules are ../shared/spec/miranda.md; this header holds the
+// SIMD path and the CUDA kernels). The rules are docs/algorithms.md (miRanda); this header holds the
 // constants and the per-cell arithmetic so that no path can disagree on them. No std:: containers
 // here: nvcc compiles it for the device too.
 //

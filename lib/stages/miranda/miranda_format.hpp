@@ -1,5 +1,5 @@
 #pragma once
-// Writers for miRanda-style output (../shared/spec/miranda.md, Output): the '>' hit lines and '>>'
+// Writers for miRanda-style output (docs/algorithms.md (miRanda), Output): the '>' hit lines and '>>'
 // pair lines exactly as miRanda 3.3a prints them with -quiet -noenergy, the human-readable alignment
 // block it prints before each hit line, and a TSV row. Every function returns the text with its
 // trailing newline.

@@ -1,4 +1,4 @@
-// miRanda-style alignment reference: the rules of ../shared/spec/miranda.md, one step per function.
+// miRanda-style alignment reference: the rules of docs/algorithms.md (miRanda), one step per function.
 #include "stages/miranda/reference.hpp"
 
 #include <algorithm>

@@ -1,5 +1,5 @@
 #pragma once
-// miRanda-style alignment, reference implementation: ../shared/spec/miranda.md in plain code.
+// miRanda-style alignment, reference implementation: docs/algorithms.md (miRanda) in plain code.
 //
 // The work of one (query, target) pair is split in two so that a fast path can reuse the exact
 // post-processing on a bounded window:

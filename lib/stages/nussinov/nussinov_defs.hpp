@@ -1,6 +1,6 @@
 #pragma once
 // Nussinov folding: the definitions shared by every code path (reference, fast CPU, Four-Russians,
-// CUDA). The recurrence itself is ../shared/spec/nussinov.md; indices here are 0-based:
+// CUDA). The recurrence itself is docs/algorithms.md (Nussinov); indices here are 0-based:
 //   N(i, j) = 0 when j - i <= min_loop, else the max of N(i+1, j), N(i, j-1),
 //   N(i+1, j-1) + w(x_i, x_j) when (i, j) may pair, and N(i, k) + N(k+1, j) for i < k < j.
 #include <cstdint>
