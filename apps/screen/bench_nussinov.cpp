@@ -35,6 +35,8 @@ struct BenchOptions {
   bool genome_cpu = true;
   std::string hairpins = "data/hsa_hairpin_mirbase.fa";
   std::string genome = "data/sarscov2_NC_045512.2.fa";
+  std::string fasta;            // only this file's records, folded the way `screen run` folds them
+  std::size_t max_length = 0;   // records longer than this left out (0: none)
 };
 
 std::vector<std::uint8_t> random_sequence(int n) {
@@ -90,6 +92,39 @@ double set_updates(const seq::SequenceSet& set) {
   return u;
 }
 
+// --fasta: every record (up to --max-length) in one fold_batch call per path, as the engine's
+// batches fold them (on the GPU: the long ones one by one, the rest in one batch call), with and
+// without structures; the measure for the engine's Nussinov stage on the same sequences.
+void fasta_rows(const BenchOptions& o, bool cpu, bool gpu, int threads, Table& table) {
+  const seq::SequenceSet set = seq::read_fasta(o.fasta);
+  std::vector<const std::uint8_t*> seqs;
+  std::vector<int> lengths;
+  double updates = 0, nt = 0;
+  for (std::size_t k = 0; k < set.size(); ++k) {
+    if (o.max_length > 0 && set.length(k) > o.max_length) continue;
+    seqs.push_back(set.codes(k));
+    lengths.push_back(static_cast<int>(set.length(k)));
+    updates += cube_updates(static_cast<double>(set.length(k)));
+    nt += static_cast<double>(set.length(k));
+  }
+  const std::string name = fmt::format("{} x{}", std::filesystem::path(o.fasta).filename().string(), seqs.size());
+  nussinov::Params p;
+  for (bool tb : {false, true}) {
+    if (gpu) {
+      (void)nussinov::fold_batch({seqs.front()}, {lengths.front()}, p, false, nussinov::Method::gpu, 1);  // warm-up
+      std::vector<nussinov::FoldResult> r;
+      const double t = timed([&] { r = nussinov::fold_batch(seqs, lengths, p, tb, nussinov::Method::gpu, threads); });
+      table.row(name, fmt::format("{:.0f}", nt), tb ? "gpu+tb" : "gpu", 1, t, updates, "", "");
+    }
+    if (cpu) {
+      std::vector<nussinov::FoldResult> r;
+      const double t =
+          timed([&] { r = nussinov::fold_batch(seqs, lengths, p, tb, nussinov::Method::automatic, threads); });
+      table.row(name, fmt::format("{:.0f}", nt), tb ? "cpu+tb" : "cpu", threads, t, updates, "", "");
+    }
+  }
+}
+
 int run_bench(const BenchOptions& o) {
   if (o.device != "cpu" && o.device != "gpu" && o.device != "all")
     throw UsageError(fmt::format("--device must be cpu, gpu or all, not '{}'", o.device));
@@ -106,6 +141,10 @@ int run_bench(const BenchOptions& o) {
   if (all > 1) thread_counts.push_back(all);
   nussinov::Params p;  // unit weights, min_loop 3: what the papers measured
   Table table;
+  if (!o.fasta.empty()) {
+    fasta_rows(o, cpu, gpu, all, table);
+    return 0;
+  }
   const auto hairpins = load_optional(o.hairpins);
   const auto genome = o.quick ? nullptr : load_optional(o.genome);
 
@@ -195,6 +234,11 @@ void add_bench_nussinov(CLI::App& bench, Action& action) {
   cmd->add_option("--hairpins", o->hairpins, "FASTA of the miRNA hairpins")->capture_default_str();
   cmd->add_option("--genome", o->genome, "FASTA of the genome")->capture_default_str();
   cmd->add_flag("!--no-genome-cpu", o->genome_cpu, "Skip the genome on the CPU (minutes on few cores)");
+  cmd->add_option("--fasta", o->fasta,
+                  "Only this FASTA's records, each path in one batch call as `screen run` folds them, with and "
+                  "without structures");
+  cmd->add_option("--max-length", o->max_length, "With --fasta: leave out records longer than this (0: none)")
+      ->capture_default_str();
   cmd->callback([&action, o] { action = [o]() -> int { return run_bench(*o); }; });
 }
 

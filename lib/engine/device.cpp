@@ -85,6 +85,7 @@ class StageDevice final : public Device {
       interact(batch, in, params, out);
       return;
     }
+    bpmax_buffers_.release();  // the other stages' GPU paths plan with the GPU's free memory
     // On a GPU: the units over its memory budget go to the CPU threads, in runs, in unit order.
     const std::vector<BatchPart> parts =
         gpu_ < 0 ? std::vector<BatchPart>{{0, batch.count, false}} : split_by_gpu_memory(batch, gpu_budget_);
@@ -210,9 +211,10 @@ class StageDevice final : public Device {
     }
   }
 
-  bpmax::GpuOptions gpu_options() const {
+  bpmax::GpuOptions gpu_options() {
     bpmax::GpuOptions o;
     o.device = gpu_;
+    o.buffers = &bpmax_buffers_;
     o.memory_fraction = memory_fraction_;
     o.cpu_threads = threads_;
     return o;
@@ -234,7 +236,7 @@ class StageDevice final : public Device {
   std::uint64_t gpu_budget_;  // bytes of the GPU a batch may use
   bool bpmax_on_gpu_;         // the build has the GPU BPMax path and it is usable
   double memory_fraction_ = 0.9;
-
+  bpmax::GpuBuffers bpmax_buffers_;  // the BPMax GPU path's buffers, kept between its batches
 };
 
 }  // namespace

@@ -9,7 +9,7 @@
 // (device_set.hpp: one per GPU plus a CPU pool; scheduler.hpp: a shared queue of shards) in
 // batches, written to its part file (PartWriter: temporary name, fsync, rename) and recorded in the
 // journal after the rename; long shards save checkpoints inside the shard every checkpoint.every
-// and resume from them (shard_runner.hpp). When every shard is complete it merges the parts into
+// and resume from them (shard_assembly.hpp). When every shard is complete it merges the parts into
 // results.h5. Work units the plan skips (too large for resources.max_unit_memory) go to /skipped.
 //
 // Locking: a full run (and merge_output) holds store::OutputLock; with options.shard the run takes

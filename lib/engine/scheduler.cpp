@@ -1,10 +1,11 @@
 #include "engine/scheduler.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <csignal>
-#include <deque>
 #include <exception>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include <fmt/format.h>
@@ -12,11 +13,21 @@
 
 #include "common/error.hpp"
 #include "common/progress.hpp"
+#include "common/work_profile.hpp"
+#include "engine/batching.hpp"
 #include "engine/folder.hpp"
+#include "engine/host_task_queue.hpp"
+#include "engine/low_priority_thread.hpp"
+#include "engine/shard_assembly.hpp"
+#include "engine/unit_queue.hpp"
 
 namespace screen::engine {
 
 namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
 
 [[noreturn]] void stopped(int sig) {
   if (sig == SIGINT)
@@ -24,72 +35,8 @@ namespace {
   throw Error(ExitCode::terminated, fmt::format("stopped by signal {}; run the same command again to resume", sig));
 }
 
-// Estimated seconds of each shard per stage, on one GPU and on one CPU core.
-struct ShardEstimate {
-  double gpu[3] = {0, 0, 0}, cpu_core[3] = {0, 0, 0};
-};
-
-// Seconds `device` needs for a shard: each stage on the GPU when the device runs it there, else on
-// its CPU threads.
-double seconds_on(const Device& device, const ShardEstimate& e) {
-  double t = 0;
-  for (plan::StageKind k : {plan::StageKind::nussinov, plan::StageKind::miranda, plan::StageKind::bpmax}) {
-    const auto i = static_cast<std::size_t>(k);
-    t += device.batch_limits(k).kind == plan::DeviceKind::gpu ? e.gpu[i]
-                                                              : e.cpu_core[i] / std::max(device.cpu_threads(), 1);
-  }
-  return t;
-}
-
-// The shards not yet handed out, and the first error.
-class Queue {
- public:
-  Queue(const plan::Plan& p, const std::vector<const plan::Shard*>& todo, const Device* first_gpu, int gpu_workers)
-      : pending_(todo.begin(), todo.end()), first_gpu_(first_gpu), gpu_workers_(gpu_workers) {
-    if (!first_gpu_) return;
-    for (const plan::Shard* s : todo) {
-      ShardEstimate& e = estimates_[s->id];
-      for (std::uint64_t u = s->unit_begin; u < s->unit_end; ++u) {
-        const plan::WorkUnit& w = p.units[u];
-        const auto i = static_cast<std::size_t>(w.stage);
-        e.gpu[i] += plan::unit_seconds(w, plan::DeviceKind::gpu);
-        e.cpu_core[i] += plan::unit_seconds(w, plan::DeviceKind::cpu_core);
-      }
-    }
-  }
-
-  // The next shard for `device`, or nullptr when there is none it should take: a CPU worker beside
-  // GPU workers leaves a shard it would finish after the GPU workers finished every pending shard.
-  const plan::Shard* next(const Device& device) {
-    std::lock_guard<std::mutex> hold(mutex_);
-    if (pending_.empty() || failed_) return nullptr;
-    const plan::Shard* s = pending_.front();
-    if (!device.is_gpu() && first_gpu_) {
-      double gpu_left = 0;
-      for (const auto* p : pending_) gpu_left += seconds_on(*first_gpu_, estimates_.at(p->id));
-      if (seconds_on(device, estimates_.at(s->id)) > gpu_left / gpu_workers_) return nullptr;
-    }
-    pending_.pop_front();
-    return s;
-  }
-
-  void fail(std::exception_ptr e) {
-    std::lock_guard<std::mutex> hold(mutex_);
-    if (!failed_) error_ = e;
-    failed_ = true;
-  }
-  bool failed() const { return failed_.load(); }
-  std::exception_ptr error() const { return error_; }
-
- private:
-  std::mutex mutex_;
-  std::deque<const plan::Shard*> pending_;
-  const Device* first_gpu_;
-  int gpu_workers_;
-  std::map<std::int64_t, ShardEstimate> estimates_;
-  std::atomic<bool> failed_{false};
-  std::exception_ptr error_;
-};
+// Host tasks a worker may have waiting or running while its device computes the next batch.
+constexpr std::size_t kHostTasksPending = 2;
 
 }  // namespace
 
@@ -97,33 +44,29 @@ ScheduleResult run_shards(const ShardContext& ctx, const std::vector<const plan:
                           const std::vector<std::shared_ptr<Device>>& workers, const RecordShard& record,
                           const std::atomic<int>* stop, double progress_interval) {
   if (workers.empty()) throw Error(ExitCode::internal, "run_shards: no worker");
+  const plan::Plan& p = *ctx.plan;
   int gpu_workers = 0;
-  const Device* first_gpu = nullptr;
-  for (const auto& w : workers) {
-    if (!w->is_gpu()) continue;
-    ++gpu_workers;
-    if (!first_gpu) first_gpu = w.get();
-  }
-  Queue queue(*ctx.plan, todo, first_gpu, gpu_workers);
-  std::uint64_t total_units = 0;
-  for (const auto* s : todo) total_units += s->units();
+  for (const auto& w : workers) gpu_workers += w->is_gpu() ? 1 : 0;
 
   ScheduleResult result;
-  std::mutex result_mutex;  // result and progress
+  std::mutex result_mutex;  // result, progress and the failure
+  std::exception_ptr failure;
+  std::atomic<bool> failed{false};
+
+  std::uint64_t total_units = 0;
+  for (const auto* s : todo) total_units += s->units();
   Progress progress("run", "units", total_units, progress_interval);
   std::uint64_t units_done = 0;
-  auto should_stop = [&] { return queue.failed() || (stop && stop->load() != 0); };
-  // The profile file follows the run (status shows it mid-run), saved at most every few seconds.
   if (ctx.profile)
     for (const auto& w : workers) ctx.profile->add_worker(w->name());
   double profile_saved = -1e300;
   const double profile_every = std::min(progress_interval, 10.0);
   // The ETA follows the estimated seconds of the units (on the GPU when a worker has one), so that
   // many cheap units (miRanda) before expensive ones (BPMax) do not mislead it.
-  const plan::DeviceKind kind = first_gpu ? plan::DeviceKind::gpu : plan::DeviceKind::cpu_core;
-  std::vector<double> work_before(ctx.plan->units.size() + 1, 0.0);  // prefix sums over the plan's units
-  for (std::size_t u = 0; u < ctx.plan->units.size(); ++u)
-    work_before[u + 1] = work_before[u] + plan::unit_seconds(ctx.plan->units[u], kind);
+  const plan::DeviceKind kind = gpu_workers > 0 ? plan::DeviceKind::gpu : plan::DeviceKind::cpu_core;
+  std::vector<double> work_before(p.units.size() + 1, 0.0);  // prefix sums over the plan's units
+  for (std::size_t u = 0; u < p.units.size(); ++u)
+    work_before[u + 1] = work_before[u] + plan::unit_seconds(p.units[u], kind);
   double work_total = 0, work_done = 0, work_resumed = 0;
   for (const auto* s : todo) work_total += work_before[s->unit_end] - work_before[s->unit_begin];
   progress.set_work_total(work_total);
@@ -140,46 +83,157 @@ ScheduleResult run_shards(const ShardContext& ctx, const std::vector<const plan:
     }
   };
 
-  auto work = [&](Device& device) {
+  // The open shards' parts (by index into todo); set under the queue's lock when a shard opens.
+  std::vector<std::unique_ptr<ShardAssembly>> parts(todo.size());
+  std::vector<bool> committed(todo.size(), false);
+  auto finish_shard = [&](std::size_t k, const std::string& worker) {
+    const plan::Shard& s = *todo[k];
+    const ShardResult r = parts[k]->commit(worker);
+    {
+      std::lock_guard<std::mutex> hold(*ctx.store_mutex);
+      record({s.id, part_name(s.id), r.checksum}, r.wall_seconds, r.devices);
+      remove_checkpoints(ctx.output, s.id);
+    }
+    std::lock_guard<std::mutex> hold(result_mutex);
+    committed[k] = true;
+    result.ran.push_back(s.id);
+    result.devices[s.id] = r.devices;
+    result.units_computed += r.units_computed;
+    result.units_resumed += r.units_resumed;
+    result.checkpoints += r.checkpoints;
+    spdlog::debug("shard {} done by {}: {} units ({} from checkpoints) in {:.2f} s", s.id, r.devices, s.units(),
+                  r.units_resumed, r.wall_seconds);
+  };
+  UnitQueue queue(p, todo, gpu_workers, [&](std::size_t k) {
+    parts[k] = std::make_unique<ShardAssembly>(ctx, *todo[k]);
+    const plan::Shard& s = *todo[k];
+    const std::uint64_t from = parts[k]->resumed_to();
+    if (from > s.unit_begin) on_units(s.unit_begin, from, true);
+    if (from == s.unit_end) finish_shard(k, "");  // every unit was in the checkpoints
+    return from;
+  });
+  auto should_stop = [&] { return failed.load() || (stop && stop->load() != 0); };
+  auto fail = [&](std::exception_ptr e) {
+    {
+      std::lock_guard<std::mutex> hold(result_mutex);
+      if (!failure) failure = e;
+    }
+    failed = true;
+    queue.close();
+  };
+
+  // Checkpoints land near their interval: a batch takes at most half of it.
+  const double batch_cap = ctx.checkpoint_every > 0 ? static_cast<double>(ctx.checkpoint_every) / 2 : 0.0;
+
+  auto work = [&](Device& device, bool helper) {
+    std::optional<LowPriorityThread> low;
+    if (helper) low.emplace();
+    const std::string name = device.name();
+    const UnitQueue::LimitsFor limits_for = [&device](plan::StageKind k) { return device.batch_limits(k); };
+    // Hands a batch's rows to its shard's part.
+    auto deliver = [&](const UnitClaim& c, store::StageRows& rows, bool count_write) {
+      if (parts[c.shard]->deliver(c.begin, c.end, std::move(rows), count_write ? name : std::string(), name))
+        finish_shard(c.shard, count_write ? name : std::string());
+      on_units(c.begin, c.end, false);
+    };
+    std::optional<HostTaskQueue> tasks;  // started with the first host task; drained before leaving
     try {
-      while (!should_stop()) {
-        const plan::Shard* s = queue.next(device);
-        if (!s) break;
-        const ShardResult r = run_shard(ctx, *s, device, should_stop, on_units);
-        {
-          std::lock_guard<std::mutex> hold(*ctx.store_mutex);
-          record({s->id, part_name(s->id), r.checksum}, r.wall_seconds, device.name());
-          remove_checkpoints(ctx.output, s->id);
+      for (;;) {
+        std::optional<UnitClaim> claim;
+        bool more_later = false;
+        if (!should_stop())
+          claim = helper ? queue.take_helper(limits_for, batch_cap, more_later) : queue.take_front(limits_for, batch_cap);
+        if (!claim) {
+          if (!more_later || should_stop()) break;
+          std::this_thread::sleep_for(std::chrono::milliseconds(20));
+          continue;
         }
-        std::lock_guard<std::mutex> hold(result_mutex);
-        result.ran.push_back(s->id);
-        result.devices[s->id] = device.name();
-        result.units_computed += r.units_computed;
-        result.units_resumed += r.units_resumed;
-        result.checkpoints += r.checkpoints;
-        spdlog::debug("shard {} done on {}: {} units ({} from checkpoints) in {:.2f} s", s->id, device.name(),
-                      s->units(), r.units_resumed, r.wall_seconds);
+        const UnitClaim c = *claim;
+        const plan::StageKind stage = p.units[c.begin].stage;
+        auto rows = std::make_shared<store::StageRows>();
+        Device::HostTask host;
+        // The device's part of the batch (on the low-priority thread for the helper).
+        auto call = [&] {
+          const work_profile::Counters before = work_profile::this_thread();
+          const auto t0 = Clock::now();
+          host = device.start({stage, &p.units[c.begin], c.end - c.begin}, *ctx.inputs, *ctx.params, *rows);
+          if (ctx.profile) {
+            const work_profile::Counters& after = work_profile::this_thread();
+            ctx.profile->add_batch(name, stage, c.end - c.begin, seconds(t0, Clock::now()),
+                                   after.gpu_seconds - before.gpu_seconds,
+                                   after.traceback_seconds - before.traceback_seconds);
+          }
+        };
+        if (low)
+          low->run(call);
+        else
+          call();
+        if (!host) {
+          deliver(c, *rows, true);
+          continue;
+        }
+        // The host task and the delivery on the task thread, beside the device's next batches; its
+        // time is counted as beside the device, its writes too.
+        if (!tasks) tasks.emplace(kHostTasksPending);
+        const double waited = tasks->submit([&, c, stage, rows, host = std::move(host)] {
+          try {
+            const auto h0 = Clock::now();
+            host(*rows);
+            deliver(c, *rows, false);
+            if (ctx.profile) ctx.profile->add_host_task(name, stage, seconds(h0, Clock::now()), 0);
+          } catch (...) {
+            fail(std::current_exception());
+          }
+        });
+        if (ctx.profile && waited > 0) ctx.profile->add_host_task(name, stage, 0, waited);
+        if (waited > 0.05)
+          spdlog::debug("{}: waited {:.2f} s for its host tasks after {} units [{}, {})", name, waited,
+                        manifest::stage_name(stage), c.begin, c.end);
       }
-    } catch (const ShardStopped&) {
-      // a stop request or another worker's error: already recorded where it matters
-    } catch (const std::exception& e) {
-      if (workers.size() > 1) spdlog::warn("worker {} failed: {}; stopping the other workers", device.name(), e.what());
-      queue.fail(std::current_exception());
+      if (tasks) tasks->drain();
     } catch (...) {
-      queue.fail(std::current_exception());
+      if (workers.size() > 1) {
+        try {
+          throw;
+        } catch (const std::exception& e) {
+          spdlog::warn("worker {} failed: {}; stopping the other workers", name, e.what());
+        } catch (...) {
+        }
+      }
+      fail(std::current_exception());
+      if (tasks) tasks->drain();
     }
   };
 
-  if (workers.size() == 1) {
-    work(*workers.front());
-  } else {
+  {
+    const bool with_helper = gpu_workers > 0;
     std::vector<std::thread> threads;
     threads.reserve(workers.size());
-    for (const auto& w : workers) threads.emplace_back(work, std::ref(*w));
+    for (const auto& w : workers) {
+      const bool helper = with_helper && !w->is_gpu();
+      if (workers.size() == 1)
+        work(*w, helper);
+      else
+        threads.emplace_back(work, std::ref(*w), helper);
+    }
     for (auto& t : threads) t.join();
   }
-  if (queue.error()) std::rethrow_exception(queue.error());
+
+  // A stop or an error: every open shard keeps what it holds in order as a checkpoint.
+  for (std::size_t k = 0; k < todo.size(); ++k) {
+    if (!parts[k] || committed[k]) continue;
+    try {
+      parts[k]->save_checkpoint(workers.front()->name());
+    } catch (const std::exception& e) {
+      spdlog::warn("shard {}: no checkpoint saved at the stop: {}", todo[k]->id, e.what());
+    }
+    parts[k]->abandon();
+  }
+  if (failure) std::rethrow_exception(failure);
   if (stop && stop->load() != 0) stopped(stop->load());
+  for (std::size_t k = 0; k < todo.size(); ++k)
+    if (!committed[k])
+      throw Error(ExitCode::internal, fmt::format("run_shards: shard {} was left incomplete", todo[k]->id));
   progress.finish();
   return result;
 }

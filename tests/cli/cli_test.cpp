@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "common/version.hpp"
+#include "tests/cli/cli_temp_dir.hpp"
 #include "tests/cli/run_screen.hpp"
 
 namespace screen::testing {
@@ -16,6 +17,21 @@ TEST(Cli, VersionPrintsVersionAndCommit) {
   EXPECT_EQ(r.exit_code, 0) << r.out;
   EXPECT_NE(r.out.find(std::string("screen ") + version_string()), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("commit"), std::string::npos) << r.out;
+}
+
+TEST(Cli, BenchNussinovFoldsTheRecordsOfAFastaWithAndWithoutStructures) {
+  CliTempDir dir;
+  const std::string fa = dir.write("some.fa", ">a\nGGGAAACCCAUGCAUGCAUG\n>b\nACGUACGUACGUAGCUAGCUAGCUAGCUAGGAUC\n>long\n" +
+                                                  std::string(200, 'G') + "\n");
+  const auto r =
+      run_screen({"bench", "nussinov", "--device", "cpu", "--threads", "2", "--fasta", fa, "--max-length", "100"});
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  auto has = [&](const std::string& s) { return r.out.find(s) != std::string::npos; };
+  EXPECT_TRUE(has("some.fa x2")) << r.out;  // the 200-nt record left out
+  EXPECT_TRUE(has(" 54 ")) << r.out;        // their nucleotides
+  EXPECT_TRUE(has(" cpu ")) << r.out;
+  EXPECT_TRUE(has(" cpu+tb ")) << r.out;
+  EXPECT_FALSE(has("random")) << r.out;  // only the file's rows
 }
 
 TEST(Cli, NoSubcommandIsAUsageError) {

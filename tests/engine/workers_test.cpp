@@ -1,8 +1,11 @@
-// Several workers at once: shards handed out dynamically to fake devices give the same results as
-// one worker; one worker's error stops the others and is reported, and the folder resumes; the
+// Several workers at once: batches of units handed out dynamically across shards and stages to fake
+// devices (GPU-posing ones and a CPU helper beside them, at random speeds) give the results of one
+// worker, each unit computed once; one worker's error stops the others and is reported, and the
+// folder resumes; the
 // thread split between GPU workers and the CPU worker; batch sizing and GPU memory routing.
 #include <gtest/gtest.h>
 
+#include <random>
 #include <set>
 
 #include "common/error.hpp"
@@ -24,7 +27,7 @@ RunOptions opts(std::vector<std::shared_ptr<Device>> devices, int shards) {
 
 store::StageRows rows_of(const RunSummary& s) { return store::ResultsReader(s.results).stage_rows(); }
 
-TEST(Workers, FourWorkersTakeShardsDynamicallyAndGiveTheResultsOfOne) {
+TEST(Workers, FourWorkersTakeBatchesDynamicallyAndGiveTheResultsOfOne) {
   TempDir dir;
   manifest::Job job = manifest::load_manifest(write_job(dir, 1, 21));
   job.output = dir.file("one");
@@ -35,7 +38,7 @@ TEST(Workers, FourWorkersTakeShardsDynamicallyAndGiveTheResultsOfOne) {
   std::vector<std::shared_ptr<Device>> devices;
   for (int k = 0; k < 4; ++k) {
     fakes.push_back(std::make_shared<FakeDevice>("fake " + std::to_string(k), 1));
-    fakes.back()->delay_ms = 30;  // every worker gets to take shards
+    fakes.back()->delay_ms = 30;  // every worker gets to take batches
     devices.push_back(fakes.back());
   }
   job.output = dir.file("four");
@@ -43,15 +46,23 @@ TEST(Workers, FourWorkersTakeShardsDynamicallyAndGiveTheResultsOfOne) {
   ASSERT_TRUE(four.merged);
   EXPECT_EQ(four.ran.size(), 10u);
   EXPECT_EQ(four.workers.size(), 4u);
-  std::set<std::string> who;
   std::size_t units = 0;
-  for (const auto& [id, name] : four.devices) who.insert(name);
   for (const auto& f : fakes) {
     EXPECT_GT(f->units.load(), 0u) << f->name();
     units += f->units.load();
   }
-  EXPECT_EQ(who.size(), 4u);
   EXPECT_EQ(units, four.units_total);  // every unit computed exactly once
+  // Each shard names the workers that computed its units ("fake 0; fake 2").
+  std::set<std::string> who;
+  for (const auto& [id, names] : four.devices) {
+    std::size_t from = 0;
+    while (from <= names.size()) {
+      const std::size_t to = std::min(names.find("; ", from), names.size());
+      who.insert(names.substr(from, to - from));
+      from = to + 2;
+    }
+  }
+  EXPECT_EQ(who, (std::set<std::string>{"fake 0", "fake 1", "fake 2", "fake 3"}));
   expect_stage_rows_equal(rows_of(one), rows_of(four));
   // /shards records who ran what.
   for (const auto& s : store::ResultsReader(four.results).shards())
@@ -113,20 +124,68 @@ TEST(Workers, StopRequestStopsEveryWorker) {
   EXPECT_TRUE(s.merged);
 }
 
-TEST(Workers, ACpuWorkerBesideAGpuWorkerLeavesShardsTheGpuFinishesSooner) {
+TEST(Workers, ACpuWorkerBesideGpuWorkersHelpsAndTheResultsAreThoseOfOne) {
   TempDir dir;
   manifest::Job job = manifest::load_manifest(write_job(dir, 1, 25));
   job.output = dir.file("reference");
   const RunSummary ref = run_job(job, opts({std::make_shared<FakeDevice>("ref", 2)}, 1));
-  // Estimated as a GPU, the fake GPU worker is tens of times faster than one CPU thread on every
-  // stage, so the CPU worker takes no shard of four.
+  // Two GPU-posing workers at random speeds and a CPU worker of 8 threads beside them, over 1 to 4
+  // shards: the CPU worker helps (with the cheap units, where a core does best against a GPU), every
+  // unit is computed once, and the rows are those of one worker.
+  std::mt19937 rng(7);
+  for (int round = 0; round < 4; ++round) {
+    std::vector<std::shared_ptr<FakeDevice>> fakes;
+    for (int k = 0; k < 2; ++k) {
+      fakes.push_back(std::make_shared<FakeDevice>("fake gpu " + std::to_string(k), 1));
+      fakes.back()->gpu = true;
+      fakes.back()->delay_ms = 5 + static_cast<int>(rng() % 20);
+      fakes.back()->max_units = 1 + rng() % 4;
+      fakes.back()->split = round % 2 == 1;  // rows handed over by a host task
+      fakes.back()->task_delay_ms = static_cast<int>(rng() % 10);
+    }
+    fakes.push_back(std::make_shared<FakeDevice>("fake cpu", 8));
+    fakes.back()->max_units = 1 + rng() % 3;
+    std::vector<std::shared_ptr<Device>> devices(fakes.begin(), fakes.end());
+    job.output = dir.file("out" + std::to_string(round));
+    const RunSummary s = run_job(job, opts(devices, 1 + round));
+    ASSERT_TRUE(s.merged) << round;
+    std::size_t units = 0;
+    for (const auto& f : fakes) units += f->units.load();
+    EXPECT_EQ(units, s.units_total) << round;
+    EXPECT_GT(fakes[2]->units.load(), 0u) << round;  // the helper took some
+    EXPECT_GT(fakes[0]->units.load() + fakes[1]->units.load(), 0u) << round;
+    expect_stage_rows_equal(rows_of(ref), rows_of(s));
+  }
+}
+
+TEST(Workers, AStopWhileTheHelperHoldsUnitsAheadCheckpointsWhatIsInOrderAndTheResumeIsExact) {
+  TempDir dir;
+  manifest::Job job = manifest::load_manifest(write_job(dir, 1, 26));
+  job.checkpoint.every_seconds = 0;  // a checkpoint after every batch written
+  job.output = dir.file("reference");
+  const RunSummary ref = run_job(job, opts({std::make_shared<FakeDevice>("ref", 2)}, 1));
+  // One shard; the GPU-posing worker takes one unit at a time and asks for a stop after its 6th
+  // batch, while the slow helper holds units further on.
+  std::atomic<int> stop{0};
   auto gpu = std::make_shared<FakeDevice>("fake gpu", 1);
   gpu->gpu = true;
-  auto cpu = std::make_shared<FakeDevice>("fake cpu", 1);
+  gpu->max_units = 1;
+  gpu->delay_ms = 10;
+  gpu->stop = &stop;
+  gpu->stop_after_batches = 6;
+  auto cpu = std::make_shared<FakeDevice>("fake cpu", 8);
+  cpu->max_units = 2;
+  cpu->delay_ms = 40;
   job.output = dir.file("out");
-  const RunSummary s = run_job(job, opts({gpu, cpu}, 4));
-  EXPECT_EQ(cpu->units.load(), 0u);
-  EXPECT_EQ(gpu->units.load(), s.units_total);
+  RunOptions o = opts({gpu, cpu}, 1);
+  o.stop = &stop;
+  ASSERT_NO_FATAL_FAILURE(expect_stopped(job, o, ExitCode::terminated));
+  for (const auto& e : fs::directory_iterator(job.output))
+    EXPECT_EQ(e.path().filename().string().find(".tmp."), std::string::npos) << e.path();
+  const RunSummary s = run_job(job, opts({std::make_shared<FakeDevice>("after", 2)}, 1));
+  ASSERT_TRUE(s.merged);
+  EXPECT_GE(s.units_resumed, 6u);  // at least the GPU worker's units, which came first in order
+  EXPECT_EQ(s.units_resumed + s.units_ran, s.units_total);
   expect_stage_rows_equal(rows_of(ref), rows_of(s));
 }
 

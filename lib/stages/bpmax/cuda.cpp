@@ -9,6 +9,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include "common/error.hpp"
 #include "common/work_profile.hpp"
@@ -137,6 +139,11 @@ struct BatchPlan {
 class GpuRunner {
  public:
   explicit GpuRunner(const Params& p) : params_(p), table_(make_pair_table(p.weights)) {}
+
+  const Params& params() const { return params_; }
+  std::size_t bytes() const {
+    return f_.bytes() + s_.bytes() + codes_.bytes() + pairs_.bytes() + prefix_.bytes() + sites_.bytes();
+  }
 
   // Scores the batch; sites into out[pairs[k]].
   void run(const std::vector<PairInput>& all, const BatchPlan& plan, std::vector<PairResult>& out, GpuStats& stats) {
@@ -276,7 +283,22 @@ class GpuRunner {
   gpu::DeviceBuffer<kb::SiteOut> sites_;
 };
 
+bool same_params(const Params& a, const Params& b) {
+  return a.weights.cg == b.weights.cg && a.weights.au == b.weights.au && a.weights.gu == b.weights.gu &&
+         a.weights.scale == b.weights.scale && a.query_window == b.query_window && a.target_window == b.target_window;
+}
+
 }  // namespace
+
+struct GpuBuffers::Impl {
+  int device = -1;
+  std::unique_ptr<GpuRunner> runner;
+};
+
+GpuBuffers::GpuBuffers() : impl(std::make_unique<Impl>()) {}
+GpuBuffers::~GpuBuffers() = default;
+void GpuBuffers::release() { impl->runner.reset(); }
+std::size_t GpuBuffers::bytes() const { return impl->runner ? impl->runner->bytes() : 0; }
 
 bool gpu_available() { return gpu::built_with_cuda() && gpu::gpu_count() > 0; }
 
@@ -290,13 +312,30 @@ std::size_t gpu_table_bytes(int n, int m, const Params& p) {
 GpuScores score_pairs_gpu(const std::vector<PairInput>& pairs, const Params& p, TracebackMode traceback,
                           const GpuOptions& options, GpuStats* stats) {
   if (!gpu_available()) throw ResourceError("BPMax on the GPU: " + gpu::no_gpu_reason());
+  const auto t_start = std::chrono::steady_clock::now();
   GpuStats local;
   GpuStats& st = stats ? *stats : local;
   CUDA_CHECK(cudaSetDevice(options.device));
+  // The runner: the caller's kept one (its buffers count as free memory for the budget), or one of
+  // this call's own.
+  std::unique_ptr<GpuRunner> own;
+  GpuRunner* runner = nullptr;
+  if (options.buffers) {
+    GpuBuffers::Impl& kept = *options.buffers->impl;
+    if (!kept.runner || kept.device != options.device || !same_params(kept.runner->params(), p)) {
+      kept.runner.reset();
+      kept.runner = std::make_unique<GpuRunner>(p);
+      kept.device = options.device;
+    }
+    runner = kept.runner.get();
+  } else {
+    own = std::make_unique<GpuRunner>(p);
+    runner = own.get();
+  }
   std::size_t free_bytes = 0, total_bytes = 0;
   CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
   const double fraction = std::clamp(options.memory_fraction, 0.05, 1.0);
-  std::size_t budget = static_cast<std::size_t>(static_cast<double>(free_bytes) * fraction);
+  std::size_t budget = static_cast<std::size_t>(static_cast<double>(free_bytes + runner->bytes()) * fraction);
   if (options.max_bytes > 0) budget = std::min(budget, options.max_bytes);
   const std::size_t max_shared = kb::max_shared_bytes(options.device);
 
@@ -334,12 +373,13 @@ GpuScores score_pairs_gpu(const std::vector<PairInput>& pairs, const Params& p, 
   flush(wide);
 
   std::vector<PairResult> out(pairs.size());
+  const double kernel_ms_before = st.kernel_ms;
   {
-    GpuRunner runner(p);
     const double kernel_ms = st.kernel_ms;
-    for (const BatchPlan& b : batches) runner.run(pairs, b, out, st);
+    for (const BatchPlan& b : batches) runner->run(pairs, b, out, st);
     work_profile::add_gpu((st.kernel_ms - kernel_ms) / 1000.0);  // the kernels (events), for the run profile
   }
+  own.reset();
   // The GPU pairs whose score the mode asks a traceback for (trace_gpu_sites).
   GpuScores scores;
   for (const BatchPlan& b : batches)
@@ -355,6 +395,10 @@ GpuScores score_pairs_gpu(const std::vector<PairInput>& pairs, const Params& p, 
     st.cpu_pairs += cpu.size();
   }
   scores.results = std::move(out);
+  spdlog::debug("bpmax gpu batch: {} pairs ({} on the CPU), {:.3f} s, of which kernels {:.3f} s",
+                pairs.size(), cpu.size(),
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count(),
+                (st.kernel_ms - kernel_ms_before) / 1000.0);
   return scores;
 }
 

@@ -10,6 +10,7 @@
 // Built only with CUDA; without it gpu_available() is false and interact_pairs_gpu throws
 // ResourceError.
 #include <cstddef>
+#include <memory>
 #include <vector>
 
 #include "stages/bpmax/interact.hpp"
@@ -19,8 +20,25 @@ namespace screen::bpmax {
 // Whether this build has the GPU path and a usable GPU.
 bool gpu_available();
 
+// Device buffers kept from one score_pairs_gpu call to the next (GpuOptions::buffers): they only
+// grow, so that the batches after the first allocate and free nothing (on the H100, a batch's
+// cudaMalloc and cudaFree of its tables cost about a tenth of its kernels' time). One per worker
+// thread (not thread-safe); release() frees them (before other work needs the GPU's memory).
+class GpuBuffers {
+ public:
+  GpuBuffers();
+  ~GpuBuffers();
+  GpuBuffers(const GpuBuffers&) = delete;
+  GpuBuffers& operator=(const GpuBuffers&) = delete;
+  void release();
+  std::size_t bytes() const;  // device memory held
+  struct Impl;
+  std::unique_ptr<Impl> impl;
+};
+
 struct GpuOptions {
   int device = 0;
+  GpuBuffers* buffers = nullptr;  // kept between calls (nullptr: allocated and freed by each call)
   // Fraction of the GPU's free memory the call may use for tables (resources.gpu_memory_fraction).
   double memory_fraction = 0.9;
   // An absolute cap on that budget in bytes (0: none). Pairs above it go to the CPU, and batches

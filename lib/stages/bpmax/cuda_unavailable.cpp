@@ -5,6 +5,12 @@
 
 namespace screen::bpmax {
 
+struct GpuBuffers::Impl {};
+GpuBuffers::GpuBuffers() = default;
+GpuBuffers::~GpuBuffers() = default;
+void GpuBuffers::release() {}
+std::size_t GpuBuffers::bytes() const { return 0; }
+
 bool gpu_available() { return false; }
 
 std::size_t gpu_table_bytes(int, int, const Params&) { return 0; }
