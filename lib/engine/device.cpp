@@ -3,6 +3,8 @@
 #include <omp.h>
 
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <utility>
@@ -43,6 +45,7 @@ class StageDevice final : public Device {
   bool is_gpu() const override { return gpu_ >= 0; }
   int cpu_threads() const override { return threads_; }
   void set_memory_fraction(double f) { memory_fraction_ = f; }
+  void set_failure_after(int batches) { fail_after_ = batches; }
 
   BatchLimits batch_limits(plan::StageKind stage) const override {
     BatchLimits l;
@@ -64,6 +67,7 @@ class StageDevice final : public Device {
   // own threads drive the GPU's next batch meanwhile).
   HostTask start(const StageBatch& batch, const Inputs& in, const plan::StageParams& params,
                  store::StageRows& out) override {
+    simulate_failure();
     if (batch.stage != plan::StageKind::bpmax || !bpmax_on_gpu_ || batch.count == 0) {
       run(batch, in, params, out);
       return nullptr;
@@ -237,7 +241,28 @@ class StageDevice final : public Device {
   bool bpmax_on_gpu_;         // the build has the GPU BPMax path and it is usable
   double memory_fraction_ = 0.9;
   bpmax::GpuBuffers bpmax_buffers_;  // the BPMax GPU path's buffers, kept between its batches
+  int fail_after_ = -1;              // SCREEN_SIMULATE_GPU_FAILURE: fail at this batch (-1: never)
+  int batches_started_ = 0;
+
+  // A GPU that fails mid-run, for testing what the engine does then (make_gpu_device reads it).
+  void simulate_failure() {
+    if (fail_after_ >= 0 && batches_started_++ >= fail_after_)
+      throw ResourceError(fmt::format("GPU {}: failed after {} batches (simulated: SCREEN_SIMULATE_GPU_FAILURE)",
+                                      gpu_, fail_after_));
+  }
 };
+
+// SCREEN_SIMULATE_GPU_FAILURE=G:N makes GPU G fail (a ResourceError) when it starts its batch N + 1;
+// -1 when it names another GPU or is unset. A malformed value is an error, not ignored.
+int simulated_failure_after(int gpu) {
+  const char* v = std::getenv("SCREEN_SIMULATE_GPU_FAILURE");
+  if (!v || !*v) return -1;
+  int g = -1, n = -1;
+  char tail = 0;
+  if (std::sscanf(v, "%d:%d%c", &g, &n, &tail) != 2 || g < 0 || n < 0)
+    throw UsageError(fmt::format("SCREEN_SIMULATE_GPU_FAILURE must be GPU:BATCHES (e.g. 1:3), not '{}'", v));
+  return g == gpu ? n : -1;
+}
 
 }  // namespace
 
@@ -264,6 +289,7 @@ std::unique_ptr<Device> make_gpu_device(int gpu_index, int cpu_threads, double m
                   bpmax::gpu_available() ? "" : " for bpmax"),
       budget);
   device->set_memory_fraction(memory_fraction);
+  device->set_failure_after(simulated_failure_after(gpu_index));
   return device;
 }
 

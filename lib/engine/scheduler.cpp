@@ -132,8 +132,11 @@ ScheduleResult run_shards(const ShardContext& ctx, const std::vector<const plan:
     const UnitQueue::LimitsFor limits_for = [&device](plan::StageKind k) { return device.batch_limits(k); };
     // Hands a batch's rows to its shard's part.
     auto deliver = [&](const UnitClaim& c, store::StageRows& rows, bool count_write) {
-      if (parts[c.shard]->deliver(c.begin, c.end, std::move(rows), count_write ? name : std::string(), name))
-        finish_shard(c.shard, count_write ? name : std::string());
+      const ShardAssembly::Delivery d =
+          parts[c.shard]->deliver(c.begin, c.end, std::move(rows), count_write ? name : std::string(), name);
+      queue.delivered(c);
+      if (!d.accepted) return;  // delivered before (a helper's batch taken again)
+      if (d.complete) finish_shard(c.shard, count_write ? name : std::string());
       on_units(c.begin, c.end, false);
     };
     std::optional<HostTaskQueue> tasks;  // started with the first host task; drained before leaving

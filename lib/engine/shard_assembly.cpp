@@ -115,18 +115,19 @@ void ShardAssembly::add_device(const std::string& device) {
   devices_.push_back(device);
 }
 
-bool ShardAssembly::deliver(std::uint64_t begin, std::uint64_t end, store::StageRows rows, const std::string& writer,
-                            const std::string& device) {
+ShardAssembly::Delivery ShardAssembly::deliver(std::uint64_t begin, std::uint64_t end, store::StageRows rows,
+                                               const std::string& writer, const std::string& device) {
   std::lock_guard<std::mutex> hold(lock_);
-  if (!writer_) throw Error(ExitCode::internal, fmt::format("shard {}: rows delivered to a closed part", shard_.id));
-  if (begin < written_ || end > shard_.unit_end || begin >= end || waiting_.count(begin))
-    throw Error(ExitCode::internal,
-                fmt::format("shard {}: units [{}, {}) delivered twice or outside the shard", shard_.id, begin, end));
+  if (end > shard_.unit_end || begin < shard_.unit_begin || begin >= end)
+    throw Error(ExitCode::internal, fmt::format("shard {}: units [{}, {}) outside the shard", shard_.id, begin, end));
+  // The same batch twice (a helper's batch taken again): the first delivery counts. A committed part
+  // (writer_ gone) has every unit already.
+  if (!writer_ || begin < written_ || waiting_.count(begin)) return {};
   add_device(device);
   result_.units_computed += end - begin;
   waiting_[begin] = Waiting{end, std::move(rows)};
   write_ready(writer);
-  return written_ == shard_.unit_end && waiting_.empty();
+  return {true, written_ == shard_.unit_end && waiting_.empty()};
 }
 
 void ShardAssembly::write_ready(const std::string& writer) {

@@ -44,10 +44,14 @@ class ShardAssembly {
   std::uint64_t resumed_segments() const { return resumed_segments_; }
 
   // The rows of units [begin, end), computed by `device`; the time spent writing goes to the profile
-  // as `writer`'s ("": not counted). Returns true when every unit of the shard is now in the part
-  // (then commit()).
-  bool deliver(std::uint64_t begin, std::uint64_t end, store::StageRows rows, const std::string& writer,
-               const std::string& device);
+  // as `writer`'s ("": not counted). A batch delivered a second time (taken again from a slow
+  // helper: unit_queue.hpp) is dropped: accepted false.
+  struct Delivery {
+    bool accepted = false;
+    bool complete = false;  // every unit of the shard is now in the part (then commit())
+  };
+  Delivery deliver(std::uint64_t begin, std::uint64_t end, store::StageRows rows, const std::string& writer,
+                   const std::string& device);
 
   // Commits the complete part (checksum, timing) and returns what the shard reports; `device` is
   // the worker that commits (its write time; "": not counted).

@@ -1,6 +1,7 @@
 #include "engine/unit_queue.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <utility>
 
 #include "engine/batching.hpp"
@@ -34,10 +35,16 @@ constexpr double kHelperRatioSpread = 2.0;
 // Free units of the helper's order looked at per shard for one batch.
 constexpr std::size_t kHelperCandidates = 256;
 
+double now_seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
 }  // namespace
 
-UnitQueue::UnitQueue(const plan::Plan& p, std::vector<const plan::Shard*> shards, int gpu_workers, OpenShard open)
-    : plan_(p), shards_(std::move(shards)), gpu_workers_(std::max(gpu_workers, 1)), open_(std::move(open)) {
+UnitQueue::UnitQueue(const plan::Plan& p, std::vector<const plan::Shard*> shards, int gpu_workers, OpenShard open,
+                     double helper_grace_seconds)
+    : plan_(p), shards_(std::move(shards)), gpu_workers_(std::max(gpu_workers, 1)), open_(std::move(open)),
+      grace_(helper_grace_seconds) {
   state_.resize(shards_.size());
   taken_.assign(plan_.units.size(), 0);
   for (std::size_t k = 0; k < shards_.size(); ++k) {
@@ -88,7 +95,19 @@ std::uint64_t UnitQueue::first_free(std::size_t k) {
 
 std::optional<UnitClaim> UnitQueue::take_front(const LimitsFor& limits, double max_wall_seconds) {
   std::lock_guard<std::mutex> hold(mutex_);
-  while (!closed_ && front_shard_ < shards_.size()) {
+  if (closed_) return std::nullopt;
+  // A helper batch held past the grace period is taken again (the oldest first).
+  auto retake = [&](bool any) -> std::optional<UnitClaim> {
+    auto oldest = helper_holds_.end();
+    for (auto it = helper_holds_.begin(); it != helper_holds_.end(); ++it)
+      if (!it->second.retaken && (oldest == helper_holds_.end() || it->second.since < oldest->second.since))
+        oldest = it;
+    if (oldest == helper_holds_.end() || (!any && now_seconds() - oldest->second.since < grace_)) return std::nullopt;
+    oldest->second.retaken = true;
+    return UnitClaim{oldest->second.shard, oldest->first, oldest->second.end};
+  };
+  if (auto r = retake(false)) return r;
+  while (front_shard_ < shards_.size()) {
     const std::size_t k = front_shard_;
     open(k);
     const std::uint64_t u = first_free(k), end = shards_[k]->unit_end;
@@ -109,7 +128,7 @@ std::optional<UnitClaim> UnitQueue::take_front(const LimitsFor& limits, double m
     take(u, e);
     return UnitClaim{k, u, e};
   }
-  return std::nullopt;
+  return retake(true);  // nothing else left: the helper's batches, whatever their age
 }
 
 std::optional<UnitClaim> UnitQueue::take_helper(const LimitsFor& limits_for, double max_wall_seconds,
@@ -173,7 +192,14 @@ std::optional<UnitClaim> UnitQueue::take_helper(const LimitsFor& limits_for, dou
     ++e;
   }
   take(u, e);
+  helper_holds_[u] = HelperHold{k, e, now_seconds(), false};
   return UnitClaim{k, u, e};
+}
+
+void UnitQueue::delivered(const UnitClaim& c) {
+  std::lock_guard<std::mutex> hold(mutex_);
+  const auto it = helper_holds_.find(c.begin);
+  if (it != helper_holds_.end() && it->second.end == c.end) helper_holds_.erase(it);
 }
 
 void UnitQueue::close() {

@@ -14,11 +14,17 @@
 //   priority) is at most half the GPU workers' estimated time for every unit not yet handed out, so
 //   that it never holds up the end of the run. A helper that finds nothing now may find something
 //   once the front opens the next shard (more_later).
+// - A helper batch blocks its shard's rows in order (and so its checkpoints) until it is delivered,
+//   and the helper's threads, at the lowest priority, can starve while the GPU workers' host work
+//   takes every core. So a front taker takes a helper batch again, whole, when the helper has held
+//   it longer than the grace period, or when there is nothing else left to take: the first delivery
+//   counts, the second is dropped (both are the same rows). delivered() ends a helper batch's hold.
 // - A shard is opened (the OpenShard callback: its part started, its checkpoints read) before any of
 //   its units is handed out; the units its checkpoints cover are never handed out.
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <vector>
@@ -39,7 +45,8 @@ class UnitQueue {
   using OpenShard = std::function<std::uint64_t(std::size_t k)>;
   // The taker's batch limits for a stage (Device::batch_limits).
   using LimitsFor = std::function<BatchLimits(plan::StageKind)>;
-  UnitQueue(const plan::Plan& p, std::vector<const plan::Shard*> shards, int gpu_workers, OpenShard open);
+  UnitQueue(const plan::Plan& p, std::vector<const plan::Shard*> shards, int gpu_workers, OpenShard open,
+            double helper_grace_seconds = 10.0);
 
   // The next batch for a front taker; nullopt when every unit is handed out or the queue is closed.
   std::optional<UnitClaim> take_front(const LimitsFor& limits, double max_wall_seconds);
@@ -47,6 +54,9 @@ class UnitQueue {
   // The next batch for the helper; nullopt with more_later true when there is none for it now but
   // there may be later, false when there never will be.
   std::optional<UnitClaim> take_helper(const LimitsFor& limits, double max_wall_seconds, bool& more_later);
+
+  // The batch's rows are in its shard's part (ends a helper batch's hold).
+  void delivered(const UnitClaim& c);
 
   void close();  // no more batches (a stop request or an error)
   bool closed() const;
@@ -75,6 +85,14 @@ class UnitQueue {
   std::size_t front_shard_ = 0;      // no shard before it has a free unit
   double gpu_left_ = 0;
   bool closed_ = false;
+  struct HelperHold {
+    std::size_t shard = 0;
+    std::uint64_t end = 0;
+    double since = 0;  // steady clock, seconds
+    bool retaken = false;
+  };
+  std::map<std::uint64_t, HelperHold> helper_holds_;  // helper batches not delivered, by first unit
+  double grace_;
 };
 
 }  // namespace screen::engine

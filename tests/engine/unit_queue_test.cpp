@@ -1,11 +1,13 @@
 // The unit queue (engine/unit_queue.hpp) on hand-made plans: front takers get every unit once, in
 // plan order, in batches that keep to one shard, stage and side; units covered by checkpoints are
-// never handed out; many threads at once take each unit exactly once; the helper takes the units
-// where a CPU core does best against a GPU and never a batch it would finish after the GPUs.
+// never handed out; many threads at once take each unit once, but for helper batches taken again
+// whole (past the grace, or at the end); the helper takes the units where a CPU core does best
+// against a GPU and never a batch it would finish after the GPUs.
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <chrono>
+#include <map>
 #include <mutex>
 #include <random>
 #include <thread>
@@ -106,12 +108,13 @@ TEST(UnitQueue, UnitsCoveredByCheckpointsAreNeverHandedOut) {
     if (!c) c = q.take_front(gpu_limits(), 1e9);
     if (!c) break;
     for (std::uint64_t u = c->begin; u < c->end; ++u) ++count[u];
+    q.delivered(*c);
   }
   for (std::uint64_t u = 0; u < p.units.size(); ++u)
     EXPECT_EQ(count[u], u >= shards[1]->unit_begin && u < resumed ? 0 : 1) << u;
 }
 
-TEST(UnitQueue, ManyThreadsTakeEachUnitExactlyOnce) {
+TEST(UnitQueue, ManyThreadsTakeEachUnitOnceButForHelperBatchesTakenAgain) {
   for (int round = 0; round < 5; ++round) {
     const plan::Plan p = mixed_plan(4, 200, 1e8);
     const auto shards = all_shards(p);
@@ -122,7 +125,8 @@ TEST(UnitQueue, ManyThreadsTakeEachUnitExactlyOnce) {
     });
     std::mutex m;
     std::vector<int> count(p.units.size(), 0);
-    std::atomic<std::uint64_t> helper_units{0};
+    std::map<std::uint64_t, std::uint64_t> helper_batches;  // begin -> end
+    std::vector<UnitClaim> front_claims;
     auto worker = [&](int id, bool helper) {
       std::mt19937 rng(static_cast<unsigned>(round * 100 + id));
       bool later = true;
@@ -135,21 +139,69 @@ TEST(UnitQueue, ManyThreadsTakeEachUnitExactlyOnce) {
           continue;
         }
         expect_one_batch_shape(p, shards, *c);
-        if (helper) helper_units += c->end - c->begin;
         {
           std::lock_guard<std::mutex> hold(m);
           for (std::uint64_t u = c->begin; u < c->end; ++u) ++count[u];
+          if (helper) {
+            helper_batches[c->begin] = c->end;
+          } else {
+            front_claims.push_back(*c);
+          }
         }
         std::this_thread::sleep_for(std::chrono::microseconds(rng() % 200));
+        q.delivered(*c);
       }
     };
     std::vector<std::thread> threads;
     for (int t = 0; t < 6; ++t) threads.emplace_back(worker, t, t >= 4);
     for (auto& t : threads) t.join();
-    for (std::uint64_t u = 0; u < p.units.size(); ++u) ASSERT_EQ(count[u], 1) << "unit " << u << ", round " << round;
+    EXPECT_FALSE(helper_batches.empty());
+    // A unit handed out twice is in a helper batch that a front taker took again, whole.
+    std::vector<int> retaken(p.units.size(), 0);
+    for (const auto& c : front_claims) {
+      const auto it = helper_batches.find(c.begin);
+      if (it != helper_batches.end() && it->second == c.end)
+        for (std::uint64_t u = c.begin; u < c.end; ++u) retaken[u] = 1;
+    }
+    for (std::uint64_t u = 0; u < p.units.size(); ++u)
+      ASSERT_EQ(count[u], 1 + retaken[u]) << "unit " << u << ", round " << round;
     EXPECT_EQ(opens.load(), 4);
-    EXPECT_GT(helper_units.load(), 0u);
   }
+}
+
+TEST(UnitQueue, AHelperBatchHeldPastTheGraceIsTakenAgainUntilDelivered) {
+  const plan::Plan p = mixed_plan(1, 50, 1e9);
+  const auto shards = all_shards(p);
+  UnitQueue q(p, shards, 1, [&](std::size_t k) { return shards[k]->unit_begin; }, 0.0);  // no grace
+  bool more = false;
+  const auto h = q.take_helper(cpu_limits(4, 8), 1e9, more);
+  ASSERT_TRUE(h);
+  const auto again = q.take_front(gpu_limits(), 1e9);
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->begin, h->begin);  // the same batch, whole
+  EXPECT_EQ(again->end, h->end);
+  const auto next = q.take_front(gpu_limits(), 1e9);  // taken again once only
+  ASSERT_TRUE(next);
+  EXPECT_NE(next->begin, h->begin);
+  // A delivered helper batch is not taken again, not even at the end.
+  const auto h2 = q.take_helper(cpu_limits(4, 8), 1e9, more);
+  ASSERT_TRUE(h2);
+  q.delivered(*h2);
+  while (auto f = q.take_front(gpu_limits(1000), 1e9)) EXPECT_NE(f->begin, h2->begin);
+}
+
+TEST(UnitQueue, WithNothingElseLeftTheFrontTakesTheHelpersBatchesAgain) {
+  const plan::Plan p = mixed_plan(1, 10, 1e9);
+  const auto shards = all_shards(p);
+  UnitQueue q(p, shards, 1, [&](std::size_t k) { return shards[k]->unit_begin; });  // 10 s of grace
+  bool more = false;
+  const auto h = q.take_helper(cpu_limits(4, 8), 1e9, more);
+  ASSERT_TRUE(h);
+  std::optional<UnitClaim> last;
+  while (auto f = q.take_front(gpu_limits(1000), 1e9)) last = f;
+  ASSERT_TRUE(last);
+  EXPECT_EQ(last->begin, h->begin);
+  EXPECT_EQ(last->end, h->end);
 }
 
 TEST(UnitQueue, TheHelperTakesWhereACoreDoesBestAndNeverHoldsUpTheEnd) {
