@@ -136,8 +136,10 @@ ScheduleResult run_shards(const ShardContext& ctx, const std::vector<const plan:
           parts[c.shard]->deliver(c.begin, c.end, std::move(rows), count_write ? name : std::string(), name);
       queue.delivered(c);
       if (!d.accepted) return;  // delivered before (a helper's batch taken again)
-      if (d.complete) finish_shard(c.shard, count_write ? name : std::string());
       on_units(c.begin, c.end, false);
+      // After a stop request nothing is committed: the shard's rows go to a checkpoint with the
+      // others' (below), and the next run commits the part from it at once.
+      if (d.complete && !should_stop()) finish_shard(c.shard, count_write ? name : std::string());
     };
     std::optional<HostTaskQueue> tasks;  // started with the first host task; drained before leaving
     try {

@@ -210,6 +210,33 @@ TEST(Workers, AStopWhileTheHelperHoldsUnitsAheadCheckpointsWhatIsInOrderAndTheRe
   expect_stage_rows_equal(rows_of(ref), rows_of(s));
 }
 
+TEST(Workers, AStopDuringAShardsLastBatchCommitsNothingAndTheNextRunCommitsFromTheCheckpoint) {
+  TempDir dir;
+  manifest::Job job = manifest::load_manifest(write_job(dir, 1, 28));
+  // How many batches the shard takes with batches of at most 7 units.
+  auto counter = std::make_shared<FakeDevice>("count", 1);
+  counter->max_units = 7;
+  job.output = dir.file("count");
+  const RunSummary ref = run_job(job, opts({counter}, 1));
+  // A stop requested during the last batch (as SLURM's scancel would): the shard is not recorded,
+  // all its rows go to checkpoints, and the next run commits the part without computing anything.
+  std::atomic<int> stop{0};
+  auto f = std::make_shared<FakeDevice>("stopped", 1);
+  f->max_units = 7;
+  f->stop = &stop;
+  f->stop_after_batches = counter->batches.load();
+  job.output = dir.file("out");
+  RunOptions o = opts({f}, 1);
+  o.stop = &stop;
+  ASSERT_NO_FATAL_FAILURE(expect_stopped(job, o, ExitCode::terminated));
+  EXPECT_EQ(store::read_journal(job.output + "/journal").entries.size(), 0u);
+  const RunSummary s = run_job(job, opts({std::make_shared<FakeDevice>("after", 1)}, 1));
+  ASSERT_TRUE(s.merged);
+  EXPECT_EQ(s.units_resumed, s.units_total);
+  EXPECT_EQ(s.units_ran, 0u);
+  expect_stage_rows_equal(rows_of(ref), rows_of(s));
+}
+
 TEST(Workers, ThreadSplitBetweenGpuWorkersAndTheCpuWorker) {
   auto check = [](int threads, int gpus, int per_gpu, int extra, int cpu) {
     const ThreadSplit s = split_threads(threads, gpus);
