@@ -127,9 +127,15 @@ TEST(UnitQueue, ManyThreadsTakeEachUnitOnceButForHelperBatchesTakenAgain) {
     std::vector<int> count(p.units.size(), 0);
     std::map<std::uint64_t, std::uint64_t> helper_batches;  // begin -> end
     std::vector<UnitClaim> front_claims;
+    // The front takers start once a helper has its first batch (or after 2 s), so that on a busy
+    // machine the helpers are not left with nothing.
+    std::atomic<bool> helper_started{false};
     auto worker = [&](int id, bool helper) {
       std::mt19937 rng(static_cast<unsigned>(round * 100 + id));
       bool later = true;
+      const auto t0 = std::chrono::steady_clock::now();
+      while (!helper && !helper_started.load() && std::chrono::steady_clock::now() - t0 < std::chrono::seconds(2))
+        std::this_thread::yield();
       for (;;) {
         std::optional<UnitClaim> c = helper ? q.take_helper(cpu_limits(16, 1 + rng() % 8), 1e9, later)
                                             : q.take_front(gpu_limits(1 + rng() % 8), 1e9);
@@ -144,6 +150,7 @@ TEST(UnitQueue, ManyThreadsTakeEachUnitOnceButForHelperBatchesTakenAgain) {
           for (std::uint64_t u = c->begin; u < c->end; ++u) ++count[u];
           if (helper) {
             helper_batches[c->begin] = c->end;
+            helper_started = true;
           } else {
             front_claims.push_back(*c);
           }

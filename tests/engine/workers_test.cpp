@@ -138,7 +138,7 @@ TEST(Workers, ACpuWorkerBesideGpuWorkersHelpsAndTheResultsAreThoseOfOne) {
     for (int k = 0; k < 2; ++k) {
       fakes.push_back(std::make_shared<FakeDevice>("fake gpu " + std::to_string(k), 1));
       fakes.back()->gpu = true;
-      fakes.back()->delay_ms = 5 + static_cast<int>(rng() % 20);
+      fakes.back()->delay_ms = 20 + static_cast<int>(rng() % 20);  // long enough for the helper to start
       fakes.back()->max_units = 1 + rng() % 4;
       fakes.back()->split = round % 2 == 1;  // rows handed over by a host task
       fakes.back()->task_delay_ms = static_cast<int>(rng() % 10);
@@ -168,6 +168,8 @@ TEST(Workers, ASlowHelpersBatchIsTakenAgainByTheGpuAndCountedOnce) {
   // computes the helper's batch again; whichever delivers first counts, the other is dropped.
   auto gpu = std::make_shared<FakeDevice>("fake gpu", 1);
   gpu->gpu = true;
+  gpu->max_units = 2;
+  gpu->delay_ms = 20;  // the run lasts long enough for the helper to take a batch
   auto cpu = std::make_shared<FakeDevice>("fake cpu", 8);
   cpu->delay_ms = 1500;
   job.output = dir.file("out");
