@@ -64,14 +64,20 @@ std::vector<const plan::Shard*> shards_to_run(const plan::Plan& p, const std::se
 
 RunSummary run_job(const manifest::Job& job, const RunOptions& options) {
   const std::string output = job.output;
+  if (options.shard && options.restart)
+    throw UsageError("--restart starts the whole job over and cannot be combined with --shard");
+  // Inputs and plan first: a job whose inputs are refused leaves no output folder behind.
+  const Inputs in = load_inputs(job);
+  const plan::Plan p = plan::make_plan(job, in.query_lengths(), in.target_lengths(), options.shards);
+  log_skipped(in, p);
+  require_work(p);
+
   {
     std::error_code ec;
     fs::create_directories(output, ec);
     if (ec) throw ResourceError(fmt::format("{}: cannot create the output folder: {}", output, ec.message()));
   }
   // A full run holds the folder alone; --shard tasks share it, each holding its shard (shard_lock.hpp).
-  if (options.shard && options.restart)
-    throw UsageError("--restart starts the whole job over and cannot be combined with --shard");
   std::optional<store::OutputLock> lock;
   std::optional<ShardLock> shard_lock;
   if (options.shard)
@@ -79,11 +85,6 @@ RunSummary run_job(const manifest::Job& job, const RunOptions& options) {
   else
     lock.emplace(output);
   remove_stale_temporaries(output, options.shard);
-
-  const Inputs in = load_inputs(job);
-  const plan::Plan p = plan::make_plan(job, in.query_lengths(), in.target_lengths(), options.shards);
-  log_skipped(in, p);
-  require_work(p);
   const plan::StageParams params = plan::stage_params(job);
   const RunState now = current_state(job, in, p);
   const std::vector<std::string> input_sha = in.input_sha256();
