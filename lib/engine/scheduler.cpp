@@ -85,7 +85,6 @@ ScheduleResult run_shards(const ShardContext& ctx, const std::vector<const plan:
 
   // The open shards' parts (by index into todo); set under the queue's lock when a shard opens.
   std::vector<std::unique_ptr<ShardAssembly>> parts(todo.size());
-  std::vector<bool> committed(todo.size(), false);
   auto finish_shard = [&](std::size_t k, const std::string& worker) {
     const plan::Shard& s = *todo[k];
     const ShardResult r = parts[k]->commit(worker);
@@ -95,7 +94,6 @@ ScheduleResult run_shards(const ShardContext& ctx, const std::vector<const plan:
       remove_checkpoints(ctx.output, s.id);
     }
     std::lock_guard<std::mutex> hold(result_mutex);
-    committed[k] = true;
     result.ran.push_back(s.id);
     result.devices[s.id] = r.devices;
     result.units_computed += r.units_computed;
@@ -226,7 +224,7 @@ ScheduleResult run_shards(const ShardContext& ctx, const std::vector<const plan:
 
   // A stop or an error: every open shard keeps what it holds in order as a checkpoint.
   for (std::size_t k = 0; k < todo.size(); ++k) {
-    if (!parts[k] || committed[k]) continue;
+    if (!parts[k] || parts[k]->committed()) continue;
     try {
       parts[k]->save_checkpoint(workers.front()->name());
     } catch (const std::exception& e) {
@@ -237,7 +235,7 @@ ScheduleResult run_shards(const ShardContext& ctx, const std::vector<const plan:
   if (failure) std::rethrow_exception(failure);
   if (stop && stop->load() != 0) stopped(stop->load());
   for (std::size_t k = 0; k < todo.size(); ++k)
-    if (!committed[k])
+    if (!parts[k] || !parts[k]->committed())
       throw Error(ExitCode::internal, fmt::format("run_shards: shard {} was left incomplete", todo[k]->id));
   progress.finish();
   return result;

@@ -176,6 +176,11 @@ void ShardAssembly::save_checkpoint_locked(const std::string& writer) {
     ctx_.profile->add_write(writer, ctx_.plan->units[written_ - 1].stage, last_checkpoint_ - t0);
 }
 
+bool ShardAssembly::committed() {
+  std::lock_guard<std::mutex> hold(lock_);
+  return committed_;
+}
+
 ShardResult ShardAssembly::commit(const std::string& device) {
   std::lock_guard<std::mutex> hold(lock_);
   if (!writer_ || written_ != shard_.unit_end)
@@ -188,6 +193,7 @@ ShardResult ShardAssembly::commit(const std::string& device) {
   writer_->set_timing(result_.wall_seconds, result_.devices, ctx_.host);
   result_.checksum = writer_->commit();
   writer_.reset();
+  committed_ = true;
   pending_ = store::StageRows{};
   if (ctx_.profile && !device.empty())
     ctx_.profile->add_write(device, ctx_.plan->units[shard_.unit_end - 1].stage, now_seconds() - t0);

@@ -64,6 +64,8 @@ class ShardAssembly {
   // Removes the part's temporary file (the shard is left for a later run).
   void abandon();
 
+  bool committed();
+
  private:
   void write_ready(const std::string& writer);            // lock_ held
   void save_checkpoint_locked(const std::string& writer);  // lock_ held
@@ -87,6 +89,7 @@ class ShardAssembly {
   std::map<std::uint64_t, Waiting> waiting_;  // delivered batches by first unit, not yet written
   std::vector<std::string> devices_;
   ShardResult result_;
+  bool committed_ = false;
 };
 
 }  // namespace screen::engine

@@ -1,7 +1,7 @@
 // BPMax on the GPU (lib/stages/bpmax/cuda.hpp) against the CPU paths: the public vectors
 // unwindowed, many random pairs of mixed lengths with many window settings in single batches (16-
 // and 32-bit cells), a long windowed target, wide target windows, and pairs routed to the CPU by the
-// memory budget.
+// memory budget, and device buffers kept from one call to the next.
 // Scores, sites, optional fields and tracebacks must be identical.
 #include <gtest/gtest.h>
 
@@ -101,6 +101,41 @@ TEST(BpmaxGpu, RandomPairsAndWindowsEqualTheCpu) {
         }
       }
   EXPECT_EQ(checked, 3 * 5 * 8 * 14);
+}
+
+// The engine's way: one GpuBuffers kept across calls (as a GPU worker keeps it between batches),
+// scores by score_pairs_gpu and the tracebacks by trace_gpu_sites, with batch sizes that grow and
+// shrink, parameters (and cell widths) that change between calls, and a release in the middle:
+// every call equals the CPU path.
+TEST(BpmaxGpu, BuffersKeptAcrossCallsGiveTheResultsOfTheCpu) {
+  SCREEN_REQUIRE_GPU();
+  std::mt19937 rng(20261124);
+  GpuBuffers kept;
+  const PairWeights weight_sets[] = {{3, 2, 1, 1}, {3000, 2000, 1000, 1}};
+  const int counts[] = {3, 40, 7, 60, 2, 25};
+  for (int call = 0; call < 12; ++call) {
+    Params p;
+    p.weights = weight_sets[call % 2];
+    p.target_window = call % 3 == 0 ? 0 : 24 * (call % 3);
+    std::vector<Case> cases;
+    std::uniform_int_distribution<int> qlen(5, 23), tlen(10, p.target_window == 0 ? 80 : 300);
+    for (int k = 0; k < counts[call % 6]; ++k)
+      cases.push_back({test::codes(test::random_letters(rng, qlen(rng))), test::codes(test::random_letters(rng, tlen(rng)))});
+    const auto pairs = inputs(cases);
+    GpuOptions o;
+    o.buffers = &kept;
+    GpuScores scores = score_pairs_gpu(pairs, p, TracebackMode::all(), o);
+    trace_gpu_sites(pairs, p, scores, 2);
+    EXPECT_GT(kept.bytes(), 0u) << "call " << call;
+    const auto want = interact_pairs(pairs, p, TracebackMode::all(), Method::cpu);
+    ASSERT_EQ(scores.results.size(), want.size());
+    for (std::size_t k = 0; k < want.size(); ++k)
+      expect_same_site(want[k].site, scores.results[k].site, "call " + std::to_string(call) + " pair " + std::to_string(k));
+    if (call == 5) {
+      kept.release();
+      EXPECT_EQ(kept.bytes(), 0u);
+    }
+  }
 }
 
 // One long target with the thesis's window: many tiles, many d1 steps.
