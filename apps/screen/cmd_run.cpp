@@ -8,6 +8,7 @@
 #include <csignal>
 #include <cstdio>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <fmt/format.h>
@@ -17,6 +18,7 @@
 #include "cluster/shard_arg.hpp"
 #include "common/error.hpp"
 #include "engine/engine.hpp"
+#include "gpu/device_info.hpp"
 #include "manifest/load_manifest.hpp"
 #include "manifest/param_rules.hpp"
 
@@ -48,6 +50,9 @@ int run_run(const RunArgs& a) {
   if (a.shards_given) rules::require_option("--shards", rules::shard_count(a.shards));
   const long long shard = a.shard.empty() ? -1 : cluster::parse_shard_argument(a.shard);
   const manifest::Job job = manifest::load_manifest(a.manifest);
+  // The GPUs start while run_job reads the inputs and plans.
+  std::optional<gpu::BackgroundInit> gpu_start;
+  if (job.resources.devices != manifest::DeviceMode::cpu) gpu_start.emplace(job.resources.gpu_ids);
   engine::RunOptions o;
   o.restart = a.restart;
   if (shard >= 0) o.shard = shard;

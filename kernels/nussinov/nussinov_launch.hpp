@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/default_init_allocator.hpp"
 #include "stages/nussinov/nussinov_defs.hpp"
 
 namespace screen::kernels::nussinov {
@@ -50,15 +51,15 @@ int cell_bytes_for(int max_n, const screen::nussinov::Params& p);
 // The tables of one launch group, copied back when asked (tile-packed, as above, per sequence).
 struct GroupOutput {
   int cell_bytes = 4;
-  double tables_seconds = 0;  // host wall time of copying the tables back (keep_tables), for the logs
+  double tables_seconds = 0;  // host wall time waiting for the tables' copies after the kernels, for the logs
   std::vector<long long> scores;
   // keep_tables: sequence k's tile-packed table is at table16[k] (16-bit cells) or table32[k]. They
-  // point into tables16/32, or into page-locked memory the calling thread keeps for its next groups
-  // (the tiled path, when the group's tables fit it): valid until the thread's next group.
+  // point into tables16/32, or into registered host memory the calling thread keeps for its next
+  // groups (the tiled path, when the group's tables fit it): valid until the thread's next group.
   std::vector<const std::int16_t*> table16;
   std::vector<const std::int32_t*> table32;
-  std::vector<std::vector<std::int16_t>> tables16;
-  std::vector<std::vector<std::int32_t>> tables32;
+  std::vector<screen::UninitVector<std::int16_t>> tables16;
+  std::vector<screen::UninitVector<std::int32_t>> tables32;
 };
 
 // Device bytes the tiled engine needs for these lengths (tables, scratch, sequences).

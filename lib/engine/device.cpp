@@ -119,28 +119,10 @@ class StageDevice final : public Device {
       results = nussinov::fold_batch(seqs, lengths, params.nussinov, params.nussinov_traceback,
                                      nussinov::Method::automatic, threads_);
     } else {
-      // fold_batch(Method::gpu) on GPU gpu_: it takes no device index, so its split is repeated
-      // here (long sequences one by one, the rest in one batch call).
-      results.resize(seqs.size());
-      std::vector<const std::uint8_t*> short_seqs;
-      std::vector<int> short_lengths;
-      std::vector<std::size_t> short_index;
-      for (std::size_t k = 0; k < seqs.size(); ++k) {
-        if (lengths[k] >= nussinov::kGpuLongSequence) {
-          results[k] = nussinov::fold_gpu_long(seqs[k], lengths[k], params.nussinov, params.nussinov_traceback, gpu_);
-        } else {
-          short_seqs.push_back(seqs[k]);
-          short_lengths.push_back(lengths[k]);
-          short_index.push_back(k);
-        }
-      }
-      if (!short_seqs.empty()) {
-        auto part =
-            nussinov::fold_gpu_batch(short_seqs, short_lengths, params.nussinov, params.nussinov_traceback, gpu_);
-        if (part.size() != short_seqs.size())
-          throw Error(ExitCode::internal, "fold_gpu_batch returned a wrong number of results");
-        for (std::size_t k = 0; k < part.size(); ++k) results[short_index[k]] = std::move(part[k]);
-      }
+      // fold_batch(Method::gpu) on GPU gpu_ (it takes no device index).
+      results = nussinov::fold_gpu_batch(seqs, lengths, params.nussinov, params.nussinov_traceback, gpu_);
+      if (results.size() != seqs.size())
+        throw Error(ExitCode::internal, "fold_gpu_batch returned a wrong number of results");
     }
     auto& rows = batch.units[0].side == 0 ? out.nussinov_queries : out.nussinov_targets;
     for (std::size_t k = 0; k < batch.count; ++k) rows.push_back(store::nussinov_row(batch.units[k].a, results[k]));

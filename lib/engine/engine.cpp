@@ -188,7 +188,10 @@ RunSummary run_job(const manifest::Job& job, const RunOptions& options) {
   const std::string results = results_path(output);
   if (!options.shard && done.size() == p.shards.size() &&
       (!sum.ran.empty() || !sum.recomputed.empty() || !fs::exists(results))) {
+    const auto m0 = std::chrono::steady_clock::now();
     store::merge_results(merge_spec(job, in, p, output, options.command_line), results);
+    spdlog::debug("{}: merged the parts in {:.2f} s", job.name,
+                  std::chrono::duration<double>(std::chrono::steady_clock::now() - m0).count());
     sum.merged = true;
     spdlog::info("{}: results in {}", job.name, results);
   }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <csignal>
+#include <ctime>
 #include <exception>
 #include <mutex>
 #include <optional>
@@ -33,6 +34,13 @@ double seconds(Clock::time_point a, Clock::time_point b) { return std::chrono::d
   if (sig == SIGINT)
     throw Error(ExitCode::interrupted, "interrupted (SIGINT); run the same command again to resume");
   throw Error(ExitCode::terminated, fmt::format("stopped by signal {}; run the same command again to resume", sig));
+}
+
+// CPU time of the whole process so far (all threads), for the per-batch debug lines.
+double process_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
 }
 
 // Host tasks a worker may have waiting or running while its device computes the next batch.
@@ -159,7 +167,14 @@ ScheduleResult run_shards(const ShardContext& ctx, const std::vector<const plan:
         auto call = [&] {
           const work_profile::Counters before = work_profile::this_thread();
           const auto t0 = Clock::now();
+          const double cpu0 = process_cpu_seconds();
           host = device.start({stage, &p.units[c.begin], c.end - c.begin}, *ctx.inputs, *ctx.params, *rows);
+          if (spdlog::should_log(spdlog::level::debug)) {
+            const double wall = seconds(t0, Clock::now());
+            spdlog::debug("{}: {} batch of {} units [{}, {}) in {:.2f} s, the process's CPU {:.1f} cores on average",
+                          name, manifest::stage_name(stage), c.end - c.begin, c.begin, c.end, wall,
+                          wall > 0 ? (process_cpu_seconds() - cpu0) / wall : 0.0);
+          }
           if (ctx.profile) {
             const work_profile::Counters& after = work_profile::this_thread();
             ctx.profile->add_batch(name, stage, c.end - c.begin, seconds(t0, Clock::now()),

@@ -1,5 +1,7 @@
 #include "gpu/device_info.hpp"
 
+#include <algorithm>
+
 #if SCREEN_HAVE_CUDA
 #include <cuda_runtime.h>
 
@@ -63,10 +65,24 @@ std::vector<DeviceInfo> list_devices() {
   }
   return out;
 }
+
+BackgroundInit::BackgroundInit(std::vector<int> gpus)
+    : thread_([gpus = std::move(gpus)] {
+        const int count = gpu_count();
+        for (int d = 0; d < count; ++d) {
+          if (!gpus.empty() && std::find(gpus.begin(), gpus.end(), d) == gpus.end()) continue;
+          if (cudaSetDevice(d) != cudaSuccess || cudaFree(nullptr) != cudaSuccess) (void)cudaGetLastError();
+        }
+      }) {}
 #else
+BackgroundInit::BackgroundInit(std::vector<int>) {}
 int gpu_count() { return 0; }
 std::string no_gpu_reason() { return "this screen was built without CUDA (-DSCREEN_CUDA=OFF or no nvcc)"; }
 std::vector<DeviceInfo> list_devices() { return {}; }
 #endif
+
+BackgroundInit::~BackgroundInit() {
+  if (thread_.joinable()) thread_.join();
+}
 
 }  // namespace screen::gpu

@@ -2,6 +2,7 @@
 // What GPUs this process can use. Safe to call on machines without a GPU or driver: it reports none.
 #include <cstddef>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace screen::gpu {
@@ -26,5 +27,19 @@ int gpu_count();
 std::string no_gpu_reason();
 
 std::vector<DeviceInfo> list_devices();
+
+// Starts the CUDA runtime and the given GPUs' contexts (all GPUs: an empty list) on a thread of its
+// own, so that their start-up (a few tenths of a second) overlaps the caller's reading of inputs;
+// the destructor waits for it. Errors are left for the caller's own CUDA calls to report.
+class BackgroundInit {
+ public:
+  explicit BackgroundInit(std::vector<int> gpus = {});
+  ~BackgroundInit();
+  BackgroundInit(const BackgroundInit&) = delete;
+  BackgroundInit& operator=(const BackgroundInit&) = delete;
+
+ private:
+  std::thread thread_;
+};
 
 }  // namespace screen::gpu

@@ -172,8 +172,8 @@ std::vector<Cell> pair_weight_rows(const std::vector<std::uint8_t>& s, int l, in
   return w;
 }
 
-template <class Cell>
-std::vector<Cell>& pick(std::vector<std::int16_t>& narrow, std::vector<std::int32_t>& wide) {
+template <class Cell, class V16, class V32>
+auto& pick(V16& narrow, V32& wide) {
   if constexpr (std::is_same_v<Cell, std::int16_t>)
     return narrow;
   else
@@ -229,7 +229,7 @@ void CpuTables::fill(int threads) {
   const int n = band_.n, m = band_.m, l1 = band_.l1, l2 = band_.l2;
   const int stride = stride_;
   const std::size_t slabs = static_cast<std::size_t>(query_interval_count(n, l1));
-  std::vector<Cell>& f = pick<Cell>(f16_, f32_);
+  UninitVector<Cell>& f = pick<Cell>(f16_, f32_);
   std::vector<Cell>& s1 = pick<Cell>(s1_16_, s1_32_);
   std::vector<Cell>& s2 = pick<Cell>(s2_16_, s2_32_);
 
@@ -243,7 +243,8 @@ void CpuTables::fill(int threads) {
   s2.assign(slab_cells_, 0);
   k_single(s2.data(), wz.data(), m, l2, stride);
 
-  f.assign(slabs * slab_cells_, 0);
+  f.clear();
+  f.resize(slabs * slab_cells_);  // unwritten: zeroed below by the threads that fill it
   Cell* const fd = f.data();
   const Cell* const s2d = s2.data();
   const Cell* const wzd = wz.data();
@@ -259,6 +260,10 @@ void CpuTables::fill(int threads) {
 #pragma omp parallel num_threads(threads) if (threads > 1)
   {
     const int team = omp_get_num_threads();
+    // Zeroing the table serially (and faulting its pages in on one thread) took 14% of a pair's time.
+#pragma omp for schedule(static)
+    for (long long sl = 0; sl < static_cast<long long>(slabs); ++sl)
+      std::fill_n(fd + static_cast<std::size_t>(sl) * slab_cells_, slab_cells_, Cell{0});
     for (int d1 = 0; d1 < l1; ++d1) {
       const int nslabs = n - d1;
       // Terms 1, 2, 3 and 6 (the base row for d1 = 0): shorter query intervals only.

@@ -24,6 +24,7 @@
 #include <memory>
 #include <vector>
 
+#include "common/default_init_allocator.hpp"
 #include "stages/bpmax/reference.hpp"
 
 namespace screen::bpmax {
@@ -73,8 +74,11 @@ class CpuTables final : public TableView {
   int stride1_ = 0;  // cells per row of S1
   std::size_t slab_cells_ = 0;
   // One of the two sets is used, by narrow_.
-  std::vector<std::int16_t> f16_, s1_16_, s2_16_;
-  std::vector<std::int32_t> f32_, s1_32_, s2_32_;
+  // F: zeroed in parallel by fill()'s threads (first touch), not by resize().
+  UninitVector<std::int16_t> f16_;
+  UninitVector<std::int32_t> f32_;
+  std::vector<std::int16_t> s1_16_, s2_16_;
+  std::vector<std::int32_t> s1_32_, s2_32_;
 };
 
 // Site, optional fields and traceback as find_site / interact_reference, through the CPU tables.

@@ -69,10 +69,10 @@ void trace_group(const std::vector<const std::uint8_t*>& gs, const std::vector<i
     try {
       if (g.cell_bytes == 2) {
         r.structure = trace_packed(gs[ku], gl[ku], p, g.table16[ku]);
-        if (ku < g.tables16.size()) std::vector<std::int16_t>().swap(g.tables16[ku]);
+        if (ku < g.tables16.size()) decltype(g.tables16)::value_type().swap(g.tables16[ku]);
       } else {
         r.structure = trace_packed(gs[ku], gl[ku], p, g.table32[ku]);
-        if (ku < g.tables32.size()) std::vector<std::int32_t>().swap(g.tables32[ku]);
+        if (ku < g.tables32.size()) decltype(g.tables32)::value_type().swap(g.tables32[ku]);
       }
     } catch (const std::exception& e) {
       errors[ku] = e.what();
@@ -200,6 +200,7 @@ std::vector<FoldResult> fold_gpu_batch(const std::vector<const std::uint8_t*>& s
     std::size_t overhead = need0 - tab;
     while (end < large.size()) {
       const int n = lengths[static_cast<std::size_t>(large[end])];
+      if (knl::cell_bytes_for(n, p) != cb) break;  // narrower cells from here: a group of their own
       const std::size_t t = table_bytes(n, cb);
       const std::size_t extra = static_cast<std::size_t>(knl::tiles_per_side(n)) * knl::kTile * knl::kTile *
                                     static_cast<std::size_t>(cb) +

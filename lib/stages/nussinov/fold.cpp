@@ -68,24 +68,8 @@ std::vector<FoldResult> fold_batch(const std::vector<const std::uint8_t*>& seqs,
   const std::size_t count = seqs.size();
   std::vector<FoldResult> out(count);
   if (method == Method::gpu) {
-    std::vector<const std::uint8_t*> short_seqs;
-    std::vector<int> short_lengths;
-    std::vector<std::size_t> short_index;
-    for (std::size_t k = 0; k < count; ++k) {
-      if (lengths[k] >= kGpuLongSequence) {
-        out[k] = fold_gpu_long(seqs[k], lengths[k], p, with_traceback);
-      } else {
-        short_seqs.push_back(seqs[k]);
-        short_lengths.push_back(lengths[k]);
-        short_index.push_back(k);
-      }
-    }
-    if (!short_seqs.empty()) {
-      auto part = fold_gpu_batch(short_seqs, short_lengths, p, with_traceback);
-      if (part.size() != short_seqs.size())
-        throw Error(ExitCode::internal, "fold_gpu_batch returned a wrong number of results");
-      for (std::size_t k = 0; k < part.size(); ++k) out[short_index[k]] = std::move(part[k]);
-    }
+    out = fold_gpu_batch(seqs, lengths, p, with_traceback);
+    if (out.size() != count) throw Error(ExitCode::internal, "fold_gpu_batch returned a wrong number of results");
     return out;
   }
   const int nthreads = threads > 0 ? threads : omp_get_max_threads();
