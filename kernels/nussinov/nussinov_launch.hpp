@@ -62,6 +62,10 @@ struct GroupOutput {
   std::vector<screen::UninitVector<std::int32_t>> tables32;
 };
 
+// Frees the calling thread's host tables of a group larger than the memory it keeps for the next
+// groups (GroupOutput's views into them die), once their tracebacks are done.
+void release_large_host_tables();
+
 // Device bytes the tiled engine needs for these lengths (tables, scratch, sequences).
 std::size_t tiled_bytes(const std::vector<int>& lengths, int cell_bytes, int device);
 // Tiled max-plus over the whole GPU, all sequences of the group at once (diagonal by diagonal of tiles).

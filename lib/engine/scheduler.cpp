@@ -186,6 +186,11 @@ ScheduleResult run_shards(const ShardContext& ctx, const std::vector<const plan:
           low->run(call);
         else
           call();
+        if (!host && device.is_gpu()) {
+          // A GPU's rows are written on its task thread too (a shard's commit at its end, long
+          // Nussinov structures), so that the GPU goes on with its next batch meanwhile.
+          host = [](store::StageRows&) {};
+        }
         if (!host) {
           deliver(c, *rows, true);
           continue;

@@ -104,6 +104,7 @@ void run_group(bool small, const std::vector<const std::uint8_t*>& seqs, const s
   if (with_traceback) {
     const work_profile::TracebackTimer traceback_time;
     trace_group(gs, gl, p, g, out, idx);
+    if (!small) knl::release_large_host_tables();
   }
   spdlog::debug("nussinov gpu group: {} sequences, longest {} nt, {} path: {:.3f} s on the GPU (of which {:.3f} s "
                 "copying tables back), traceback {:.3f} s",
