@@ -1,12 +1,14 @@
 // `screen align QUERIES.fa TARGETS.fa`: miRanda-style target sites of every query (microRNA) in
-// every target, through miranda::align_batch, as TSV or as miRanda's own report (-quiet -noenergy:
-// alignment blocks, '>' hit lines and '>>' pair lines). Queries are processed in chunks so that
-// output and progress flow for large inputs.
+// every target, through miranda::align_batch, as TSV or as miRanda's own report (-quiet: alignment
+// blocks, '>' hit lines and '>>' pair lines), with each hit's duplex energy as miRanda computes it
+// by default (--no-energy: as `miranda -noenergy`). Queries are processed in chunks so that output
+// and progress flow for large inputs.
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <memory>
 #include <sstream>
@@ -37,6 +39,9 @@ struct AlignOptions {
   double gap_open = -9.0;
   double gap_extend = -4.0;
   bool strict = false;
+  bool no_energy = false;
+  double energy_threshold = 1.0;
+  double temperature = 30.0;
   std::string device = "auto";
   std::string method = "auto";
   int threads = 0;
@@ -76,6 +81,10 @@ int run_align(const AlignOptions& o) {
   rules::require_option("--scale", rules::miranda_scale(o.scale));
   rules::require_option("--gap-open", rules::miranda_gap_penalty(o.gap_open));
   rules::require_option("--gap-extend", rules::miranda_gap_penalty(o.gap_extend));
+  if (!(o.temperature >= -50.0 && o.temperature <= 100.0))
+    throw UsageError(fmt::format("--temperature must be between -50 and 100 (degrees C), not {}", o.temperature));
+  if (!std::isfinite(o.energy_threshold))
+    throw UsageError("--energy-threshold must be a number of kcal/mol");
   miranda::BatchOptions batch;
   if (o.method == "auto") {
     batch.method = miranda::Method::cpu;
@@ -102,6 +111,9 @@ int run_align(const AlignOptions& o) {
   p.gap_open = o.gap_open;
   p.gap_extend = o.gap_extend;
   p.strict = o.strict;
+  p.energy = !o.no_energy;
+  p.energy_threshold = o.energy_threshold;
+  p.temperature = o.temperature;
 
   const seq::SequenceSet queries = read_input(o.queries, "query");
   const seq::SequenceSet targets = read_input(o.targets, "target");
@@ -124,7 +136,7 @@ int run_align(const AlignOptions& o) {
   OutputFile out(o.out);
   std::ostringstream text;
   miranda::ReportWriter report(text, true);
-  if (o.format == "tsv") out.write(miranda::format_tsv_header());
+  if (o.format == "tsv") out.write(miranda::format_tsv_header(p.energy));
   Progress progress("align", "pairs", total);
   std::size_t hits = 0, pairs_with_hits = 0, truncated = 0;
   const double chunk_cells = batch.method == miranda::Method::gpu ? kChunkCellsGpu : kChunkCellsCpu;
@@ -184,7 +196,7 @@ int run_align(const AlignOptions& o) {
 
 void add_align(CLI::App& app, Action& action) {
   auto* cmd = app.add_subcommand(
-      "align", "Find miRanda-style target sites (miRanda 3.3a -noenergy) of every query in every target");
+      "align", "Find miRanda-style target sites (miRanda 3.3a, duplex energies included) of every query in every target");
   auto o = std::make_shared<AlignOptions>();
   cmd->add_option("queries", o->queries, "Query FASTA (microRNAs; plain or gzip)")->required();
   cmd->add_option("targets", o->targets, "Target FASTA (plain or gzip)")->required();
@@ -195,13 +207,21 @@ void add_align(CLI::App& app, Action& action) {
   cmd->add_option("--gap-open", o->gap_open, "Gap-open penalty (negative)")->capture_default_str();
   cmd->add_option("--gap-extend", o->gap_extend, "Gap-extend penalty (negative)")->capture_default_str();
   cmd->add_flag("--strict", o->strict, "Require a perfect seed: positions 2-8 matched, no gaps");
+  cmd->add_flag("--no-energy", o->no_energy,
+                "No duplex energies: miRanda's -noenergy (energy fields 0.00, no energy filter)");
+  cmd->add_option("--energy-threshold", o->energy_threshold,
+                  "Report hits whose duplex energy is below this (kcal/mol; miRanda's -en, which it reads as an "
+                  "integer: -en -14.5 is --energy-threshold -14)")
+      ->capture_default_str();
+  cmd->add_option("--temperature", o->temperature, "Temperature of the energy model (degrees C; miRanda's is 30)")
+      ->capture_default_str();
   cmd->add_option("--device", o->device, "cpu, gpu (candidate scan on the GPU, post-processing on the CPU), or auto (gpu when one is usable and --method is auto)")
       ->capture_default_str();
   cmd->add_option("--method", o->method, "CPU method: auto (cpu), reference, or cpu (SIMD scan)")
       ->capture_default_str();
   cmd->add_option("--threads", o->threads, "CPU threads (0: all cores)")->capture_default_str();
   cmd->add_option("--format", o->format,
-                  "tsv, miranda (miRanda's -quiet -noenergy report: alignment blocks, '>' and '>>' lines), "
+                  "tsv, miranda (miRanda's -quiet report: alignment blocks, '>' and '>>' lines), "
                   "or h5 (not yet: HDF5 results come from `screen run`)")
       ->capture_default_str();
   cmd->add_option("--out", o->out, "Output file (default: standard output)");

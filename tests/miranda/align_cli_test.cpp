@@ -22,6 +22,7 @@ struct CliCase {
   const char* targets;
   const char* expected;
   bool strict;
+  std::vector<std::string> options{"--no-energy"};  // the vector's run: -noenergy unless given
 };
 
 class AlignCli : public ::testing::TestWithParam<CliCase> {};
@@ -30,6 +31,7 @@ class AlignCli : public ::testing::TestWithParam<CliCase> {};
 std::vector<std::string> align_lines(const CliCase& c, const std::vector<std::string>& extra, std::string* all = nullptr) {
   std::vector<std::string> args{"-q", "align", test::data_path(c.queries), test::data_path(c.targets), "--format", "miranda"};
   if (c.strict) args.push_back("--strict");
+  args.insert(args.end(), c.options.begin(), c.options.end());
   args.insert(args.end(), extra.begin(), extra.end());
   const auto r = run_screen(args);
   EXPECT_EQ(r.exit_code, 0) << r.out;
@@ -53,7 +55,11 @@ INSTANTIATE_TEST_SUITE_P(
     Miranda33a, AlignCli,
     ::testing::Values(CliCase{"bantam_stRNA.fasta", "hid_UTR.fasta", "examples_noenergy.out", false},
                       CliCase{"public_queries.fa", "public_targets.fa", "public_noenergy.out", false},
-                      CliCase{"public_queries.fa", "public_targets.fa", "public_strict.out", true}),
+                      CliCase{"public_queries.fa", "public_targets.fa", "public_strict.out", true},
+                      // miRanda's default run: energies on, as screen align's default.
+                      CliCase{"public_queries.fa", "public_targets.fa", "public_energy.out", false, {}},
+                      CliCase{"hsa200.fa", "../../../data/sarscov2_NC_045512.2.fa", "hsa200_en20.out", false,
+                              {"--energy-threshold", "-20"}}),
     [](const ::testing::TestParamInfo<CliCase>& param_info) {
       const std::string e = param_info.param.expected;
       return e.substr(0, e.find('.'));
@@ -69,10 +75,17 @@ TEST(AlignCliTsv, HeaderAndOneRowPerHitToAFile) {
   ASSERT_EQ(r.exit_code, 0) << r.out;
   const std::string text = test::read_text(out);
   ASSERT_EQ(text.rfind("query\ttarget\tscore\tqstart\tqend\trstart\trend\t", 0), 0u) << text;
+  ASSERT_NE(text.find("\ttarget_aln\tenergy\n"), std::string::npos) << text;
   std::size_t rows = 0;
   for (char ch : text) rows += ch == '\n';
-  EXPECT_EQ(rows, 1u + 16u);  // header + the 16 hits of public_noenergy.out
+  EXPECT_EQ(rows, 1u + 16u);  // header + the 16 hits of public_energy.out
   EXPECT_NE(text.find("pq1\tpt1\t210\t2\t23\t34\t57\t21\t100.00\t100.00\t"), std::string::npos) << text;
+  EXPECT_NE(text.find("\t-29.71\n"), std::string::npos) << text;  // pq1 x pt0's energy in public_energy.out
+
+  const auto plain = run_screen({"-q", "align", test::data_path("public_queries.fa"), test::data_path("public_targets.fa"),
+                                 "--no-energy"});
+  ASSERT_EQ(plain.exit_code, 0) << plain.out;
+  EXPECT_EQ(plain.out.find("energy"), std::string::npos) << plain.out;
 }
 
 TEST(AlignCliErrors, UnsupportedChoicesAndBadInput) {
@@ -94,6 +107,11 @@ TEST(AlignCliErrors, UnsupportedChoicesAndBadInput) {
   r = run_screen({"align", q, t, "--threads", "-2"});
   EXPECT_EQ(r.exit_code, 2) << r.out;
   r = run_screen({"align", q});
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  r = run_screen({"align", q, t, "--temperature", "400"});
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_NE(r.out.find("--temperature"), std::string::npos) << r.out;
+  r = run_screen({"align", q, t, "--energy-threshold", "cold"});
   EXPECT_EQ(r.exit_code, 2) << r.out;
   // A character miRanda rejects: named with file, line and column.
   const std::string bad = dir.write("bad.fa", ">mir1\nUGAGGUAGUAG\nGUUG*AUAGUU\n");

@@ -286,6 +286,8 @@ struct VectorCase {
   const char* targets;
   const char* expected;
   bool strict;
+  bool energy = false;  // miRanda's default run (energies), not -noenergy
+  double energy_threshold = 1.0;
 };
 
 class BatchVectors : public ::testing::TestWithParam<VectorCase> {};
@@ -296,6 +298,8 @@ TEST_P(BatchVectors, FastPathReportEqualsMiranda) {
   const test::Inputs t = test::load_inputs(test::data_path(c.targets));
   Params p;
   p.strict = c.strict;
+  p.energy = c.energy;
+  p.energy_threshold = c.energy_threshold;
   for (const ScanIsa isa : {ScanIsa::scalar, ScanIsa::sse2, ScanIsa::avx2}) {
     if (!scan_isa_available(isa)) continue;
     BatchOptions o;
@@ -331,7 +335,10 @@ INSTANTIATE_TEST_SUITE_P(
     Miranda33a, BatchVectors,
     ::testing::Values(VectorCase{"bantam_stRNA.fasta", "hid_UTR.fasta", "examples_noenergy.out", false},
                       VectorCase{"public_queries.fa", "public_targets.fa", "public_noenergy.out", false},
-                      VectorCase{"public_queries.fa", "public_targets.fa", "public_strict.out", true}),
+                      VectorCase{"public_queries.fa", "public_targets.fa", "public_strict.out", true},
+                      VectorCase{"bantam_stRNA.fasta", "hid_UTR.fasta", "examples_energy.out", false, true},
+                      VectorCase{"public_queries.fa", "public_targets.fa", "public_energy.out", false, true},
+                      VectorCase{"hsa200.fa", "../../../data/sarscov2_NC_045512.2.fa", "hsa200_en20.out", false, true, -20.0}),
     [](const ::testing::TestParamInfo<VectorCase>& param_info) {
       const std::string e = param_info.param.expected;
       return e.substr(0, e.find('.'));

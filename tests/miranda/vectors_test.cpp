@@ -72,7 +72,17 @@ struct Case {
   bool strict;
   std::size_t hit_lines;   // '>' lines in the expected file
   std::size_t pair_lines;  // '>>' lines
+  bool energy = false;     // a default miRanda run (energies), not -noenergy
+  double energy_threshold = 1.0;
 };
+
+Params params_of(const Case& c) {
+  Params p;
+  p.strict = c.strict;
+  p.energy = c.energy;
+  p.energy_threshold = c.energy_threshold;
+  return p;
+}
 
 void PrintTo(const Case& c, std::ostream* os) { *os << c.expected; }
 
@@ -80,8 +90,7 @@ class Vectors : public ::testing::TestWithParam<Case> {};
 
 TEST_P(Vectors, HitAndPairLinesMatchByteForByte) {
   const Case c = GetParam();
-  Params p;
-  p.strict = c.strict;
+  const Params p = params_of(c);
   const ScanRun run = run_all(c.queries, c.targets, p);
   const std::vector<std::string> expected =
       test::result_lines(test::read_text(test::data_path(c.expected)));
@@ -94,8 +103,7 @@ TEST_P(Vectors, HitAndPairLinesMatchByteForByte) {
 
 TEST_P(Vectors, ReportBodyMatchesByteForByte) {
   const Case c = GetParam();
-  Params p;
-  p.strict = c.strict;
+  const Params p = params_of(c);
   const ScanRun run = run_all(c.queries, c.targets, p);
   const std::string expected = test::report_body(test::read_text(test::data_path(c.expected)));
   ASSERT_FALSE(expected.empty());
@@ -106,8 +114,7 @@ TEST_P(Vectors, ReportBodyMatchesByteForByte) {
 // Every reported hit's score is the sum of its alignment's cell scores and gap costs.
 TEST_P(Vectors, HitScoresEqualTheirAlignments) {
   const Case c = GetParam();
-  Params p;
-  p.strict = c.strict;
+  const Params p = params_of(c);
   const ScanRun run = run_all(c.queries, c.targets, p);
   const test::Inputs q = test::load_inputs(test::data_path(c.queries));
   const test::Inputs t = test::load_inputs(test::data_path(c.targets));
@@ -145,7 +152,15 @@ INSTANTIATE_TEST_SUITE_P(
     Miranda33a, Vectors,
     ::testing::Values(Case{"bantam_stRNA.fasta", "hid_UTR.fasta", "examples_noenergy.out", false, 4, 1},
                       Case{"public_queries.fa", "public_targets.fa", "public_noenergy.out", false, 16, 13},
-                      Case{"public_queries.fa", "public_targets.fa", "public_strict.out", true, 13, 10}),
+                      Case{"public_queries.fa", "public_targets.fa", "public_strict.out", true, 13, 10},
+                      // With energies (miRanda's default run): the '>' and '>>' energy fields, the
+                      // "Energy:" lines, and the hits the threshold drops. The SARS-CoV-2 genome is the
+                      // repo's data/ copy. -en -20 is --energy-threshold -20.
+                      Case{"bantam_stRNA.fasta", "hid_UTR.fasta", "examples_energy.out", false, 4, 1, true},
+                      Case{"public_queries.fa", "public_targets.fa", "public_energy.out", false, 16, 13, true},
+                      Case{"hsa200.fa", "../../../data/sarscov2_NC_045512.2.fa", "hsa200_energy.out", false, 1043, 190, true},
+                      Case{"hsa200.fa", "../../../data/sarscov2_NC_045512.2.fa", "hsa200_en20.out", false, 136, 80, true, -20.0},
+                      Case{"hsa200.fa", "../../../data/sarscov2_NC_045512.2.fa", "hsa200_strict_energy.out", true, 549, 155, true}),
     [](const ::testing::TestParamInfo<Case>& param_info) {
       return std::string(param_info.param.expected).substr(0, std::string(param_info.param.expected).find('.'));
     });

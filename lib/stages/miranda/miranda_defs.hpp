@@ -58,6 +58,11 @@ struct Params {
   double gap_extend = -4.0;        // ge
   bool strict = false;             // keep only hits with a perfect seed (positions 2..8)
   int max_hits_per_pair = 1000;    // more hits than this in one pair: keep the first, flag truncated
+  // Duplex free energies (docs/energy.md). Off here, so that a Params{} is miRanda's -noenergy;
+  // screen align and the manifest turn them on by default, as miRanda does.
+  bool energy = false;             // compute each hit's energy and keep hits below the threshold
+  double energy_threshold = 1.0;   // kcal/mol: a hit is reported when its energy is < this
+  double temperature = 30.0;       // degrees C (miRanda's)
 };
 
 // Conversion of a double to int as C does it: toward zero.

@@ -85,9 +85,10 @@ std::string format_alignment_block(const Hit& h, const double* energy) {
   return s;
 }
 
-std::string format_tsv_header() {
-  return "query\ttarget\tscore\tqstart\tqend\trstart\trend\tlength\tidentity\tsimilarity\t"
-         "query_aln\tmatch\ttarget_aln\n";
+std::string format_tsv_header(bool with_energy) {
+  return std::string("query\ttarget\tscore\tqstart\tqend\trstart\trend\tlength\tidentity\tsimilarity\t"
+                     "query_aln\tmatch\ttarget_aln") +
+         (with_energy ? "\tenergy\n" : "\n");
 }
 
 std::string format_tsv_row(const Hit& h, std::string_view query_name, std::string_view target_name) {
@@ -97,7 +98,9 @@ std::string format_tsv_row(const Hit& h, std::string_view query_name, std::strin
   s.append(target_name);
   s += cformat("\t%d\t%d\t%d\t%d\t%d\t%d\t%.2f\t%.2f\t", h.score, h.qstart, h.qend, h.rstart, h.rend,
                h.align_len, h.identity, h.similarity);
-  s += h.query_line + '\t' + h.match_line + '\t' + h.target_line + '\n';
+  s += h.query_line + '\t' + h.match_line + '\t' + h.target_line;
+  if (h.has_energy) s += cformat("\t%.2f", printed_energy(h.energy));
+  s += '\n';
   return s;
 }
 
@@ -106,13 +109,18 @@ void ReportWriter::pair(const std::vector<Hit>& hits, std::string_view query_nam
                         std::size_t target_length) {
   ++counter_;
   if (hits.empty()) return;
+  const bool with_energy = hits.front().has_energy;
+  std::vector<double> energies;
   for (const Hit& h : hits) {
-    if (blocks_) out_ << format_alignment_block(h);
-    out_ << format_hit_line(h, query_name, target_name);
+    const double e = with_energy ? printed_energy(h.energy) : 0.0;
+    energies.push_back(e);
+    if (blocks_) out_ << format_alignment_block(h, with_energy ? &e : nullptr);
+    out_ << format_hit_line(h, query_name, target_name, e);
     if (blocks_) out_ << '\n';
   }
   if (blocks_) out_ << "Seq1,Seq2,Tot Score,Tot Energy,Max Score,Max Energy,Strand,Len1,Len2,Positions\n";
-  out_ << format_pair_line(hits, query_name, target_name, counter_, query_length, target_length);
+  out_ << format_pair_line(hits, query_name, target_name, counter_, query_length, target_length,
+                           with_energy ? &energies : nullptr);
   if (blocks_) out_ << "Complete\n\n";
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // Writers for miRanda-style output (docs/algorithms.md (miRanda), Output): the '>' hit lines and '>>'
-// pair lines exactly as miRanda 3.3a prints them with -quiet -noenergy, the human-readable alignment
+// pair lines exactly as miRanda 3.3a prints them with -quiet (with or without -noenergy), the human-readable alignment
 // block it prints before each hit line, and a TSV row. Every function returns the text with its
 // trailing newline.
 #include <cstddef>
@@ -29,7 +29,8 @@ std::string format_pair_line(const std::vector<Hit>& hits, std::string_view quer
 std::string format_alignment_block(const Hit& h, const double* energy = nullptr);
 
 // TSV: query target score qstart qend rstart rend length identity similarity query_aln match target_aln
-std::string format_tsv_header();
+// and, with energies, energy (kcal/mol, two decimals) last.
+std::string format_tsv_header(bool with_energy = false);
 std::string format_tsv_row(const Hit& h, std::string_view query_name, std::string_view target_name);
 
 // The body of a miRanda report (what follows its banner and settings), pair by pair: every pair

@@ -6,6 +6,8 @@
 
 #include "common/error.hpp"
 #include "seq/alphabet.hpp"
+#include "stages/energy/params.hpp"
+#include "stages/energy/reference.hpp"
 
 namespace screen::miranda {
 
@@ -258,12 +260,34 @@ HitCollector::HitCollector(const SeqView& query, const SeqView& target, const Pa
   result_.target_index = target_index;
 }
 
+std::string duplex_string(const Hit& h) {
+  const std::size_t left = static_cast<std::size_t>(h.alignment.qs), aligned = h.alignment.ops.size();
+  auto without_aligned_gaps = [&](const std::string& line) {
+    std::string out;
+    for (std::size_t k = 0; k < line.size(); ++k)
+      if (line[k] != '-' || k < left || k >= left + aligned) out += line[k];
+    return out;
+  };
+  std::string s = without_aligned_gaps(h.query_line) + "XXXXXXX";
+  const std::string r = without_aligned_gaps(h.target_line);
+  s.append(r.rbegin(), r.rend());
+  return s;
+}
+
+double printed_energy(int energy) { return static_cast<double>(static_cast<float>(energy / 100.0)); }
+
 bool HitCollector::offer(const Alignment& a) {
   if (result_.truncated) return false;
   if (overlaps_accepted(a, accepted_)) return true;
   accepted_.push_back(a);
   Hit h = make_hit(query_, target_, a, qi_, ti_);
   if (params_.strict && !passes_strict(h)) return true;
+  if (params_.energy) {
+    // Dropped by the energy filter, a hit still counts as accepted for the overlap test (above).
+    h.energy = energy::fold_reference(duplex_string(h), energy::model_at(params_.temperature), false).energy;
+    h.has_energy = true;
+    if (!(printed_energy(h.energy) < params_.energy_threshold)) return true;
+  }
   if (params_.max_hits_per_pair >= 0 &&
       result_.hits.size() >= static_cast<std::size_t>(params_.max_hits_per_pair)) {
     result_.truncated = true;

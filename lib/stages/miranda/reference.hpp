@@ -62,7 +62,16 @@ struct Hit {
   std::string match_line;     // '|', ':' or ' ' per column
   std::string target_line;    // target 5'->3'
   Alignment alignment;        // the traced alignment (internal coordinates)
+  bool has_energy = false;    // Params::energy: the duplex energy was computed
+  int energy = 0;             // 0.01 kcal/mol (docs/energy.md)
 };
+
+// The hit's duplex string (docs/energy.md): the query line without the gaps of its aligned part,
+// seven X, then the target line reversed without the gaps of its aligned part.
+std::string duplex_string(const Hit& h);
+
+// The energy as miRanda holds and prints it: a float of kcal/mol.
+double printed_energy(int energy);
 
 struct PairResult {
   std::vector<Hit> hits;      // report order
