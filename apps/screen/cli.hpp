@@ -27,6 +27,7 @@ void add_bench_fasta(CLI::App& bench, Action& action);
 void add_bench_nussinov(CLI::App& bench, Action& action);
 void add_bench_miranda(CLI::App& bench, Action& action);
 void add_bench_bpmax(CLI::App& bench, Action& action);
+void add_bench_energy(CLI::App& bench, Action& action);
 
 // Throws NotImplementedError: `what` is not in this build; `why` says what brings it or what to use instead.
 [[noreturn]] void not_yet(const std::string& what, const std::string& why);

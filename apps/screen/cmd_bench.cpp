@@ -9,6 +9,7 @@ void add_bench(CLI::App& app, Action& action) {
   add_bench_nussinov(*bench, action);
   add_bench_miranda(*bench, action);
   add_bench_bpmax(*bench, action);
+  add_bench_energy(*bench, action);
 }
 
 }  // namespace screen::cli

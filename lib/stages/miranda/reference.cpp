@@ -6,8 +6,8 @@
 
 #include "common/error.hpp"
 #include "seq/alphabet.hpp"
+#include "stages/energy/cpu.hpp"
 #include "stages/energy/params.hpp"
-#include "stages/energy/reference.hpp"
 
 namespace screen::miranda {
 
@@ -284,7 +284,8 @@ bool HitCollector::offer(const Alignment& a) {
   if (params_.strict && !passes_strict(h)) return true;
   if (params_.energy) {
     // Dropped by the energy filter, a hit still counts as accepted for the overlap test (above).
-    h.energy = energy::fold_reference(duplex_string(h), energy::model_at(params_.temperature), false).energy;
+    // The fast CPU path (tested equal to energy::fold_reference), one folder per thread.
+    h.energy = energy::thread_duplex_folder().energy(duplex_string(h), energy::model_at(params_.temperature));
     h.has_energy = true;
     if (!(printed_energy(h.energy) < params_.energy_threshold)) return true;
   }
