@@ -1,6 +1,8 @@
-// `screen fold FASTA`: Nussinov folding of every record of a FASTA file, one TSV row per record
-// (name, length, score, dot-bracket structure), through nussinov::fold_batch.
+// `screen fold FASTA`: folding of every record of a FASTA file, one TSV row per record (name,
+// length, score, dot-bracket structure): Nussinov through nussinov::fold_batch, or with
+// --model turner the minimum free energy of the duplex energy model (docs/energy.md).
 #include <fmt/format.h>
+#include <omp.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -9,6 +11,7 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "apps/screen/cli.hpp"
 #include "common/error.hpp"
@@ -19,6 +22,8 @@
 #include "gpu/device_info.hpp"
 #include "manifest/param_rules.hpp"
 #include "seq/sequence_set.hpp"
+#include "stages/energy/params.hpp"
+#include "stages/energy/reference.hpp"
 #include "stages/nussinov/cuda.hpp"
 #include "stages/nussinov/fold.hpp"
 
@@ -37,7 +42,52 @@ struct FoldOptions {
   int threads = 0;
   std::string format = "tsv";
   std::string out;
+  std::string model = "nussinov";
+  double temperature = 37.0;
 };
+
+// The Turner model's CPU fold: its reference (O(n^3) time, O(n^2) memory) for now.
+constexpr std::size_t kTurnerMaxLength = 4000;
+
+// --model turner: MFE (kcal/mol) and one MFE structure of each record, records in parallel.
+int run_fold_turner(const FoldOptions& o) {
+  if (o.min_loop != 3 || o.max_span != 0 || !o.weights.empty() || o.method != "auto")
+    throw UsageError("--min-loop, --max-span, --weights and --method are Nussinov options; --model turner has none");
+  if (o.device == "gpu") not_yet("`screen fold --model turner --device gpu`", "the Turner model folds on the CPU");
+  if (o.device != "cpu" && o.device != "auto")
+    throw UsageError(fmt::format("--device must be cpu, gpu or auto, not '{}'", o.device));
+  if (!(o.temperature >= -50.0 && o.temperature <= 100.0))
+    throw UsageError(fmt::format("--temperature must be between -50 and 100 (degrees C), not {}", o.temperature));
+  manifest::rules::require_option("--threads", manifest::rules::cpu_threads(o.threads));
+  const energy::Model& m = energy::model_at(o.temperature);
+  const seq::SequenceSet set = seq::read_fasta(o.fasta);
+  for (const auto& skipped : set.skipped())
+    spdlog::warn("{}: record '{}' skipped: {}", o.fasta, skipped.name, skipped.reason);
+  for (std::size_t k = 0; k < set.size(); ++k)
+    if (set.length(k) > kTurnerMaxLength)
+      throw InputError(fmt::format("{}: record '{}' has {} nt; --model turner folds records of up to {} nt for now",
+                                   o.fasta, set.record(k).name, set.length(k), kTurnerMaxLength));
+  spdlog::info("fold: {} sequences, {} nt from {}, Turner 1999 model at {} degrees C", set.size(), set.total_length(),
+               o.fasta, o.temperature);
+  // The FASTA reader's letters (upper case, T as U, IUPAC letters as N): docs/energy.md.
+  static const char kLetters[] = "ACGUN";
+  const long long count = static_cast<long long>(set.size());
+  std::vector<std::string> rows(set.size());
+  const int threads = o.threads > 0 ? o.threads : omp_get_max_threads();
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+  for (long long k = 0; k < count; ++k) {
+    const auto ku = static_cast<std::size_t>(k);
+    std::string letters(set.length(ku), 'N');
+    for (std::size_t c = 0; c < letters.size(); ++c) letters[c] = kLetters[std::min<unsigned>(set.codes(ku)[c], 4u)];
+    const energy::FoldResult r = energy::fold_reference(letters, m, !o.no_traceback);
+    rows[ku] = fmt::format("{}\t{}\t{:.2f}\t{}\n", set.record(ku).name, set.length(ku), energy::kcal(r.energy), r.structure);
+  }
+  OutputFile out(o.out);
+  out.write("name\tlength\tenergy\tstructure\n");
+  for (const auto& r : rows) out.write(r);
+  out.commit();
+  return 0;
+}
 
 // Sequences per fold_batch call: results are written (and progress logged) after each chunk.
 constexpr std::size_t kChunkSequences = 2000;
@@ -57,6 +107,8 @@ void check_fold_memory(const seq::SequenceSet& set, const nussinov::Params& p, n
 int run_fold(const FoldOptions& o) {
   if (o.format == "h5") not_yet("`screen fold --format h5`", "HDF5 results come from `screen run MANIFEST`");
   if (o.format != "tsv") throw UsageError(fmt::format("--format must be tsv or h5, not '{}'", o.format));
+  if (o.model == "turner") return run_fold_turner(o);
+  if (o.model != "nussinov") throw UsageError(fmt::format("--model must be nussinov or turner, not '{}'", o.model));
   namespace rules = manifest::rules;  // the manifest's stages.nussinov ranges
   rules::require_option("--min-loop", rules::nussinov_min_loop(o.min_loop));
   rules::require_option("--max-span", rules::nussinov_max_span(o.max_span, o.min_loop));
@@ -134,6 +186,11 @@ void add_fold(CLI::App& app, Action& action) {
   cmd->add_option("--method", o->method, "CPU method: auto, reference, cpu, four-russians (unit weights)")
       ->capture_default_str();
   cmd->add_option("--threads", o->threads, "CPU threads (0: all cores)")->capture_default_str();
+  cmd->add_option("--model", o->model,
+                  "nussinov (maximum weighted pairs), or turner (minimum free energy, Turner 1999 as Vienna RNA 1.x; "
+                  "docs/energy.md; the energy column replaces the score)")
+      ->capture_default_str();
+  cmd->add_option("--temperature", o->temperature, "--model turner: degrees C")->capture_default_str();
   cmd->add_option("--format", o->format, "tsv, or h5 (not yet: HDF5 results come from `screen run`)")->capture_default_str();
   cmd->add_option("--out", o->out, "Output file (default: standard output)");
   cmd->callback([&action, o] { action = [o]() -> int { return run_fold(*o); }; });
