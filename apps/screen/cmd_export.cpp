@@ -2,6 +2,7 @@
 // one stage of <OUTPUT>/results.h5 (or a results file given directly) as TSV, or for miRanda as the
 // '>' and '>>' lines miRanda 3.3a prints (lib/stages/miranda/miranda_format.hpp).
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <memory>
 #include <string>
@@ -26,8 +27,10 @@ struct ExportArgs {
   std::string out;
 };
 
-miranda::Hit to_hit(const store::MirandaHitRow& r) {
+miranda::Hit to_hit(const store::MirandaHitRow& r, bool with_energy) {
   miranda::Hit h;
+  h.has_energy = with_energy;
+  h.energy = static_cast<int>(std::lround(r.energy * 100.0));  // stored as kcal/mol of a 0.01 grid
   h.query_index = r.query;
   h.target_index = r.target;
   h.score = r.score;
@@ -61,10 +64,13 @@ void export_miranda(const store::ResultsReader& rd, OutputFile& out, bool mirand
   const auto queries = rd.queries();
   const auto targets = rd.targets();
   const auto hits = rd.miranda_hits();
+  // Whether the run computed energies (stages.miranda.energy): then the '>>' lines and the TSV carry them.
+  const store::h5::Group params = rd.stage_group(store::StageKind::miranda);
+  const bool with_energy = params.has_attribute("energy") && params.get_bool("energy");
   if (!miranda_format) {
-    out.write(miranda::format_tsv_header());
+    out.write(miranda::format_tsv_header(with_energy));
     for (const auto& r : hits)
-      out.write(miranda::format_tsv_row(to_hit(r), queries.at(r.query).name, targets.at(r.target).name));
+      out.write(miranda::format_tsv_row(to_hit(r, with_energy), queries.at(r.query).name, targets.at(r.target).name));
     return;
   }
   // Rows are sorted by pair, then target position; miRanda reports a pair's hits in rank order.
@@ -76,13 +82,17 @@ void export_miranda(const store::ResultsReader& rd, OutputFile& out, bool mirand
                                            hits.begin() + static_cast<std::ptrdiff_t>(e));
     std::sort(pair.begin(), pair.end(), [](const auto& a, const auto& b) { return a.rank < b.rank; });
     std::vector<miranda::Hit> h;
-    for (const auto& r : pair) h.push_back(to_hit(r));
+    std::vector<double> energies;
+    for (const auto& r : pair) {
+      h.push_back(to_hit(r, with_energy));
+      energies.push_back(with_energy ? miranda::printed_energy(h.back().energy) : 0.0);
+    }
     const auto& q = queries.at(hits[i].query);
     const auto& t = targets.at(hits[i].target);
-    for (const auto& x : h) out.write(miranda::format_hit_line(x, q.name, t.name));
+    for (std::size_t k = 0; k < h.size(); ++k) out.write(miranda::format_hit_line(h[k], q.name, t.name, energies[k]));
     // The pair counter of a run that examined every (query, target) pair in order.
     const long counter = static_cast<long>(hits[i].query * targets.size() + hits[i].target + 1);
-    out.write(miranda::format_pair_line(h, q.name, t.name, counter, q.length, t.length));
+    out.write(miranda::format_pair_line(h, q.name, t.name, counter, q.length, t.length, with_energy ? &energies : nullptr));
     i = e;
   }
 }

@@ -43,6 +43,9 @@ struct MirandaParams {
   double gap_extend = -4;
   bool strict = false;
   int max_hits_per_pair = 1000;  // 0 = unlimited
+  bool energy = true;            // duplex energies and their filter, as a default miRanda run (docs/energy.md)
+  double energy_threshold = 1.0;  // kcal/mol: hits with an energy below this are kept
+  double temperature = 30.0;     // degrees C of the energy model (miRanda's)
 };
 
 enum class BpmaxTraceback { none, top, all };

@@ -86,6 +86,16 @@ std::string miranda_gap_penalty(double v) {
 
 std::string miranda_max_hits(long long v) { return int_range(v, 0, INT_MAX); }
 
+std::string energy_temperature(double v) {
+  if (!(v >= -50 && v <= 100)) return fmt::format("must be between -50 and 100 degrees C (got {})", num(v));
+  return "";
+}
+
+std::string energy_threshold(double v) {
+  if (!(v >= -1000 && v <= 1000)) return fmt::format("must be between -1000 and 1000 kcal/mol (got {})", num(v));
+  return "";
+}
+
 std::string nussinov_min_loop(long long v) { return int_range(v, 0, 1000); }
 
 std::string nussinov_max_span(long long v, long long min_loop) {

@@ -29,6 +29,8 @@ std::string miranda_score_threshold(double v);  // a number, > 0 and <= 1,000,00
 std::string miranda_scale(double v);            // > 0 and <= 100
 std::string miranda_gap_penalty(double v);      // -1000 <= v <= 0 (gap_open and gap_extend)
 std::string miranda_max_hits(long long v);      // >= 0 (0 = unlimited)
+std::string energy_temperature(double v);       // degrees C, -50 .. 100 (the duplex energy model)
+std::string energy_threshold(double v);         // kcal/mol, -1000 .. 1000
 
 // Nussinov (stages.nussinov, `screen fold`)
 std::string nussinov_min_loop(long long v);                  // 0 .. 1000

@@ -70,7 +70,8 @@ void read_nussinov(const Field& f, NussinovParams& p) {
 }
 
 void read_miranda(const Field& f, MirandaParams& p) {
-  Section s(f, {"enabled", "score_threshold", "scale", "gap_open", "gap_extend", "strict", "max_hits_per_pair"});
+  Section s(f, {"enabled", "score_threshold", "scale", "gap_open", "gap_extend", "strict", "max_hits_per_pair", "energy",
+                "energy_threshold", "temperature"});
   if (!s.ok()) return;
   p.enabled = read_enabled(s);
   if (s.has("score_threshold")) {
@@ -91,6 +92,17 @@ void read_miranda(const Field& f, MirandaParams& p) {
   if (s.has("max_hits_per_pair")) {
     if (auto v = s["max_hits_per_pair"].integer(); v && s["max_hits_per_pair"].accept(rules::miranda_max_hits(*v)))
       p.max_hits_per_pair = static_cast<int>(*v);
+  }
+  if (s.has("energy")) {
+    if (auto v = s["energy"].boolean()) p.energy = *v;
+  }
+  if (s.has("energy_threshold")) {
+    if (auto v = s["energy_threshold"].number(); v && s["energy_threshold"].accept(rules::energy_threshold(*v)))
+      p.energy_threshold = *v;
+  }
+  if (s.has("temperature")) {
+    if (auto v = s["temperature"].number(); v && s["temperature"].accept(rules::energy_temperature(*v)))
+      p.temperature = *v;
   }
 }
 

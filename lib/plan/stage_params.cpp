@@ -17,6 +17,9 @@ StageParams stage_params(const manifest::Job& job) {
   s.miranda.gap_extend = job.miranda.gap_extend;
   s.miranda.strict = job.miranda.strict;
   s.miranda.max_hits_per_pair = job.miranda.max_hits_per_pair;
+  s.miranda.energy = job.miranda.energy;
+  s.miranda.energy_threshold = job.miranda.energy_threshold;
+  s.miranda.temperature = job.miranda.temperature;
 
   s.bpmax.weights = job.bpmax.pairs;
   s.bpmax.query_window = job.bpmax.query_window;

@@ -51,6 +51,9 @@ void write_stage_params(const manifest::Job& job, StageKind k, h5::Group& g) {
       g.set_double("gap_extend", p.gap_extend);
       g.set_bool("strict", p.strict);
       g.set_int("max_hits_per_pair", p.max_hits_per_pair);
+      g.set_bool("energy", p.energy);
+      g.set_double("energy_threshold", p.energy_threshold);
+      g.set_double("temperature", p.temperature);
       break;
     }
     case StageKind::bpmax: {

@@ -1,5 +1,5 @@
 #pragma once
-// Merge: results.h5 (docs/results.md, schema_version 1) from a job's part files and its sequence
+// Merge: results.h5 (docs/results.md, schema_version 2) from a job's part files and its sequence
 // tables. Every part is read and checked (complete, checksum, same manifest and inputs) before
 // anything is written; rows of all parts are pooled, sorted by each table's order (query index,
 // target index, position; tables.hpp) and checked for duplicates, so the file is identical however
@@ -15,7 +15,7 @@
 
 namespace screen::store {
 
-constexpr int kSchemaVersion = 1;
+constexpr int kSchemaVersion = 2;  // 2: /miranda/hits energy
 
 // One input FASTA, as listed in the root attributes.
 struct InputFile {

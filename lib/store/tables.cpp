@@ -59,7 +59,8 @@ void append_miranda_rows(std::uint64_t query, std::uint64_t target, const mirand
   std::int32_t rank = 0;
   for (const auto& h : r.hits) {
     hits.push_back({query, target, rank++, h.score, h.qstart, h.qend, h.rstart, h.rend, h.align_len, h.identity,
-                    h.similarity, h.query_line, h.match_line, h.target_line});
+                    h.similarity, h.query_line, h.match_line, h.target_line,
+                    h.has_energy ? static_cast<double>(h.energy) / 100.0 : 0.0});
     pair.total_score += h.score;
     pair.max_score = std::max(pair.max_score, h.score);
     ++pair.hit_count;

@@ -79,6 +79,7 @@ struct MirandaHitRow {
   std::string query_aln;          // query 3'->5', flanks lower case
   std::string match_aln;          // '|', ':' or ' ' per column
   std::string target_aln;         // target 5'->3'
+  double energy = 0.0;            // duplex free energy, kcal/mol (0 when the run computed none)
 };
 
 // /miranda/pairs: one row per (query, target) pair with at least one hit.
@@ -179,7 +180,7 @@ struct Table<MirandaHitRow> {
                            col("rstart", &R::rstart), col("rend", &R::rend), col("align_len", &R::align_len),
                            col("identity", &R::identity), col("similarity", &R::similarity),
                            col("query_aln", &R::query_aln), col("match_aln", &R::match_aln),
-                           col("target_aln", &R::target_aln));
+                           col("target_aln", &R::target_aln), col("energy", &R::energy));
   }
   // By pair, then by position on the target (rank keeps report order recoverable).
   static auto key(const MirandaHitRow& r) {

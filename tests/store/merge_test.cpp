@@ -168,7 +168,7 @@ TEST_F(Merge, RootAttributesAndStageParameters) {
   merge_results(spec_, path);
   const ResultsReader r(path);
   const ResultsInfo& info = r.info();
-  EXPECT_EQ(info.schema_version, 1);
+  EXPECT_EQ(info.schema_version, 2);
   EXPECT_EQ(info.screen_version, version_string());
   EXPECT_EQ(info.git_commit, git_commit());
   EXPECT_EQ(info.job_name, "merge-test");
@@ -195,6 +195,9 @@ TEST_F(Merge, RootAttributesAndStageParameters) {
   EXPECT_EQ(mir.get_double("score_threshold"), 150.0);
   EXPECT_EQ(mir.get_double("gap_open"), -9.0);
   EXPECT_FALSE(mir.get_bool("strict"));
+  EXPECT_TRUE(mir.get_bool("energy"));  // the default, as miRanda's
+  EXPECT_EQ(mir.get_double("energy_threshold"), 1.0);
+  EXPECT_EQ(mir.get_double("temperature"), 30.0);
   const h5::Group bp = r.stage_group(StageKind::bpmax);
   EXPECT_EQ(bp.get_string("traceback"), "all");
   EXPECT_EQ(bp.get_double("report_threshold"), 4.5);
