@@ -26,6 +26,8 @@ void DuplexFolder::reserve(int n) {
   D_.assign(cells, kInf);
   Cmi_.assign(cells, kInf);
   Mt_.assign(cells, kInf);
+  Cau_.assign(cells, kInf);
+  CauT_.assign(cells, kInf);
   F_.assign(static_cast<std::size_t>(cap_) + 1, 0);
 }
 
@@ -48,6 +50,8 @@ int DuplexFolder::energy(const std::string& letters, const Model& m) {
   int* D = D_.data();
   int* Cmi = Cmi_.data();
   int* Mt = Mt_.data();
+  int* Cau = Cau_.data();
+  int* CauT = CauT_.data();
   if (loop_model_ != &m) {
     // internal[n1 + n2] + asymmetry of the generic internal loops, by n1 and reversed n2; kInf for
     // the cases with tables of their own and for loops over kMaxLoop letters.
@@ -57,6 +61,10 @@ int DuplexFolder::energy(const std::string& letters, const Model& m) {
         const int asym = (n1 > n2 ? n1 - n2 : n2 - n1) * m.ninio[2];
         loop_rev_[n1][kMaxLoop - n2] = generic ? m.internal[n1 + n2] + std::min(asym, m.max_ninio) : kInf;
       }
+    for (int k = 0; k <= kMaxLoop; ++k) {
+      bulge_[k] = k >= 2 ? m.bulge[k] : kInf;  // 0 and 1: the stack and the one-letter bulges, apart
+      bulge_rev_[kMaxLoop - k] = bulge_[k];
+    }
     loop_model_ = &m;
   }
   auto at = [w](int i, int j) { return static_cast<std::size_t>(i) * static_cast<std::size_t>(w) + static_cast<std::size_t>(j); };
@@ -71,6 +79,8 @@ int DuplexFolder::energy(const std::string& letters, const Model& m) {
       if (j >= 0 && i <= n) Mt[at(j, i)] = kInf;
       D[at(i, j)] = kInf;
       Cmi[at(i, j)] = kInf;
+      Cau[at(i, j)] = kInf;
+      if (j >= 0 && i <= n) CauT[at(j, i)] = kInf;
     }
   const int mb = m.ml_base;
   for (int d = 4; d < n; ++d) {
@@ -102,8 +112,20 @@ int DuplexFolder::energy(const std::string& letters, const Model& m) {
           if (!t2 || c >= kInf) return;
           cv = std::min(cv, interior_energy(m, t, reverse_type(t2), p - i - 1, j - q - 1, si, sj, a[p - 1], a[q + 1]) + c);
         };
-        for (int n2 = 0; n2 <= kMaxLoop && j - 1 - n2 >= i + 5; ++n2) two_pair(i + 1, j - 1 - n2);
-        for (int n1 = 1; n1 <= kMaxLoop && i + 1 + n1 <= j - 5; ++n1) two_pair(i + 1 + n1, j - 1);
+        two_pair(i + 1, j - 1);  // stack
+        two_pair(i + 1, j - 2);  // bulges of one letter (they add the stack)
+        two_pair(i + 2, j - 1);
+        // Bulges of 2 to 30 letters: bulge[n] + AU(t) + (C + AU of the inner pair), a min over table
+        // sums along a row of Cau (3' side bulge) and along a row of its transpose (5' side).
+        {
+          const int au = terminal_penalty(m, t);
+          int best = kInf;
+          const int* row = Cau + at(i + 1, 0);  // inner pair (i+1, q), q = j-1-n
+          for (int q = std::max(i + 5, j - 1 - kMaxLoop); q <= j - 3; ++q) best = std::min(best, bulge_rev_[q - (j - 1) + kMaxLoop] + row[q]);
+          const int* col = CauT + at(j - 1, 0);  // inner pair (p, j-1), p = i+1+n
+          for (int p = i + 3; p <= std::min(j - 5, i + 1 + kMaxLoop); ++p) best = std::min(best, bulge_[p - i - 1] + col[p]);
+          if (best < kInf) cv = std::min(cv, best + au);
+        }
         two_pair(i + 2, j - 2);
         two_pair(i + 2, j - 3);
         two_pair(i + 3, j - 2);
@@ -135,6 +157,7 @@ int DuplexFolder::energy(const std::string& letters, const Model& m) {
       }
       C[at(i, j)] = cv;
       Cmi[at(i, j)] = t && cv < kInf ? cv + m.mismatch_interior[reverse_type(t)][a[j + 1]][a[i - 1]] : kInf;
+      Cau[at(i, j)] = CauT[at(j, i)] = t && cv < kInf ? cv + terminal_penalty(m, t) : kInf;
       // M(i, j).
       int mv = std::min(add(M[at(i + 1, j)], mb), add(M[at(i, j - 1)], mb));
       if (t) mv = std::min(mv, add(cv, m.ml_intern[t]));

@@ -24,7 +24,9 @@ class DuplexFolder {
   std::vector<int> C_, M_, D_, F_;
   std::vector<int> Cmi_;  // C(p,q) + the mismatch of the loop outside (p,q), as an inner pair
   std::vector<int> Mt_;   // M transposed: Mt(j, i) = M(i, j)
+  std::vector<int> Cau_, CauT_;  // C(p,q) + the terminal AU penalty of (p,q), and its transpose
   int loop_rev_[kMaxLoop + 1][kMaxLoop + 1] = {};
+  int bulge_[kMaxLoop + 1] = {}, bulge_rev_[kMaxLoop + 1] = {};  // bulge[n], n >= 2 (kInf below)
   const Model* loop_model_ = nullptr;  // the model loop_ was made for
 };
 
