@@ -3,36 +3,23 @@
 // lower case, '-'), one folder reused across lengths up and down, and the threaded batch.
 #include <gtest/gtest.h>
 
-#include <cmath>
-#include <cstdlib>
-#include <fstream>
 #include <random>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "stages/energy/cpu.hpp"
 #include "stages/energy/params.hpp"
 #include "stages/energy/reference.hpp"
+#include "energy_vectors.hpp"
 
 namespace en = screen::energy;
 
 namespace {
 
+// (sequence, energy) of a vector file.
 std::vector<std::pair<std::string, int>> read_energies(const std::string& name) {
-  const char* root = std::getenv("SCREEN_SOURCE_DIR");
-  std::ifstream in(std::string(root ? root : ".") + "/tests/data/energy/" + name);
-  EXPECT_TRUE(in) << name;
   std::vector<std::pair<std::string, int>> out;
-  std::string line;
-  std::getline(in, line);
-  while (std::getline(in, line)) {
-    std::istringstream f(line);
-    std::string s, e;
-    std::getline(f, s, '\t');
-    std::getline(f, e, '\t');
-    out.emplace_back(s, static_cast<int>(std::lround(std::stod(e) * 100.0)));
-  }
+  for (const auto& v : screen::energy::testing::read_vectors(name)) out.emplace_back(v.sequence, v.energy);
   return out;
 }
 

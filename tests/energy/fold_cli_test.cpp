@@ -12,6 +12,7 @@
 
 #include "stages/energy/params.hpp"
 #include "stages/energy/reference.hpp"
+#include "energy_vectors.hpp"
 #include "tests/cli/cli_temp_dir.hpp"
 #include "tests/cli/run_screen.hpp"
 
@@ -26,21 +27,12 @@ struct Row {
   int energy;
 };
 
+// The vectors whose letters are all upper-case A, C, G, U.
 std::vector<Row> plain_vectors(const std::string& name) {
-  const char* root = std::getenv("SCREEN_SOURCE_DIR");
-  std::ifstream in(std::string(root ? root : ".") + "/tests/data/energy/" + name);
-  EXPECT_TRUE(in) << name;
   std::vector<Row> out;
-  std::string line;
-  std::getline(in, line);
-  while (std::getline(in, line)) {
-    std::istringstream f(line);
-    std::string s, e;
-    std::getline(f, s, '\t');
-    std::getline(f, e, '\t');
-    if (s.empty() || s.find_first_not_of("ACGU") != std::string::npos) continue;
-    out.push_back({s, static_cast<int>(std::lround(std::stod(e) * 100.0))});
-  }
+  for (const auto& v : screen::energy::testing::read_vectors(name))
+    if (!v.sequence.empty() && v.sequence.find_first_not_of("ACGU") == std::string::npos)
+      out.push_back({v.sequence, v.energy});
   return out;
 }
 

@@ -4,51 +4,20 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstdlib>
-#include <fstream>
 #include <random>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "common/error.hpp"
 #include "stages/energy/params.hpp"
 #include "stages/energy/reference.hpp"
+#include "energy_vectors.hpp"
 
 namespace en = screen::energy;
 
 namespace {
 
-std::string data_path(const std::string& name) {
-  const char* root = std::getenv("SCREEN_SOURCE_DIR");
-  return std::string(root ? root : ".") + "/tests/data/energy/" + name;
-}
-
-struct Vector {
-  std::string sequence;
-  int energy = 0;  // 0.01 kcal/mol
-  std::string structure;
-};
-
-// sequence <TAB> energy [<TAB> structure], with a header line.
-std::vector<Vector> read_vectors(const std::string& name) {
-  std::ifstream in(data_path(name));
-  EXPECT_TRUE(in) << "cannot open " << data_path(name);
-  std::vector<Vector> out;
-  std::string line;
-  std::getline(in, line);  // header
-  while (std::getline(in, line)) {
-    std::istringstream f(line);
-    Vector v;
-    std::string energy;
-    std::getline(f, v.sequence, '\t');
-    std::getline(f, energy, '\t');
-    std::getline(f, v.structure, '\t');
-    v.energy = static_cast<int>(std::lround(std::stod(energy) * 100.0));
-    out.push_back(v);
-  }
-  return out;
-}
+using screen::energy::testing::read_vectors;
 
 // Every secondary structure of s[i..j] (0-based, inclusive) with pairs the model allows and
 // hairpins of 3 or more letters, memoised by interval.
