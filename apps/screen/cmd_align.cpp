@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <cstdio>
 #include <memory>
 #include <sstream>
@@ -81,10 +80,8 @@ int run_align(const AlignOptions& o) {
   rules::require_option("--scale", rules::miranda_scale(o.scale));
   rules::require_option("--gap-open", rules::miranda_gap_penalty(o.gap_open));
   rules::require_option("--gap-extend", rules::miranda_gap_penalty(o.gap_extend));
-  if (!(o.temperature >= -50.0 && o.temperature <= 100.0))
-    throw UsageError(fmt::format("--temperature must be between -50 and 100 (degrees C), not {}", o.temperature));
-  if (!std::isfinite(o.energy_threshold))
-    throw UsageError("--energy-threshold must be a number of kcal/mol");
+  rules::require_option("--energy-threshold", rules::energy_threshold(o.energy_threshold));
+  rules::require_option("--temperature", rules::energy_temperature(o.temperature));
   miranda::BatchOptions batch;
   if (o.method == "auto") {
     batch.method = miranda::Method::cpu;

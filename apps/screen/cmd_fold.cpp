@@ -56,8 +56,7 @@ int run_fold_turner(const FoldOptions& o) {
   if (o.device == "gpu") not_yet("`screen fold --model turner --device gpu`", "the Turner model folds on the CPU");
   if (o.device != "cpu" && o.device != "auto")
     throw UsageError(fmt::format("--device must be cpu, gpu or auto, not '{}'", o.device));
-  if (!(o.temperature >= -50.0 && o.temperature <= 100.0))
-    throw UsageError(fmt::format("--temperature must be between -50 and 100 (degrees C), not {}", o.temperature));
+  manifest::rules::require_option("--temperature", manifest::rules::energy_temperature(o.temperature));
   manifest::rules::require_option("--threads", manifest::rules::cpu_threads(o.threads));
   const energy::Model& m = energy::model_at(o.temperature);
   const seq::SequenceSet set = seq::read_fasta(o.fasta);

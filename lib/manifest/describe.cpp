@@ -42,9 +42,11 @@ std::string stage_line(const Job& job, StageKind kind) {
     }
     case StageKind::miranda: {
       const auto& p = job.miranda;
-      return fmt::format("score_threshold {}, scale {}, gap_open {}, gap_extend {}, strict {}, max_hits_per_pair {}",
+      return fmt::format("score_threshold {}, scale {}, gap_open {}, gap_extend {}, strict {}, max_hits_per_pair {}, {}",
                          p.score_threshold, p.scale, p.gap_open, p.gap_extend, yes_no(p.strict),
-                         p.max_hits_per_pair == 0 ? std::string("0 (unlimited)") : std::to_string(p.max_hits_per_pair));
+                         p.max_hits_per_pair == 0 ? std::string("0 (unlimited)") : std::to_string(p.max_hits_per_pair),
+                         p.energy ? fmt::format("energy below {} kcal/mol at {} C", p.energy_threshold, p.temperature)
+                                  : std::string("no energy"));
     }
     case StageKind::bpmax: {
       const auto& p = job.bpmax;

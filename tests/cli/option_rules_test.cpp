@@ -72,6 +72,8 @@ TEST_F(OptionRules, MirandaOptionsAndKeysShareTheirRanges) {
       {"--scale", "scale", "101", rules::miranda_scale(101)},
       {"--gap-open", "gap_open", "9", rules::miranda_gap_penalty(9)},
       {"--gap-extend", "gap_extend", "-1001", rules::miranda_gap_penalty(-1001)},
+      {"--energy-threshold", "energy_threshold", "2000", rules::energy_threshold(2000)},
+      {"--temperature", "temperature", "101", rules::energy_temperature(101)},
   };
   for (const auto& c : cases) {
     ASSERT_FALSE(c.problem.empty()) << c.option << " " << c.value;
@@ -85,6 +87,11 @@ TEST_F(OptionRules, MirandaOptionsAndKeysShareTheirRanges) {
   const auto v = run_screen({"validate", manifest("  miranda:\n    score_threshold: 140.5\n")});
   EXPECT_EQ(v.exit_code, 0) << v.out;
   EXPECT_TRUE(contains(v.out, "140.5")) << v.out;
+  const auto e = run_screen({"validate", manifest("  miranda:\n    energy_threshold: -20\n    temperature: 37\n")});
+  EXPECT_EQ(e.exit_code, 0) << e.out;
+  EXPECT_TRUE(contains(e.out, "energy below -20 kcal/mol at 37 C")) << e.out;
+  const auto off = run_screen({"validate", manifest("  miranda:\n    energy: false\n")});
+  EXPECT_TRUE(contains(off.out, "no energy")) << off.out;
 }
 
 TEST_F(OptionRules, NussinovOptionsAndKeysShareTheirRanges) {
