@@ -19,7 +19,7 @@
 
 namespace screen::store {
 
-constexpr int kCheckpointVersion = 1;
+constexpr int kCheckpointVersion = 2;  // 2: /miranda/hits energy
 
 struct CheckpointInfo {
   std::int64_t shard_id = 0;

@@ -18,7 +18,7 @@
 
 namespace screen::store {
 
-constexpr int kPartVersion = 1;
+constexpr int kPartVersion = 2;  // 2: /miranda/hits energy
 
 struct PartInfo {
   std::int64_t shard_id = 0;
