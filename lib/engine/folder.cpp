@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include "common/error.hpp"
 #include "store/journal.hpp"
 #include "store/part_file.hpp"
 
@@ -107,6 +108,10 @@ std::map<std::int64_t, ShardCheck> check_shards(const std::string& output, const
       c.reason = fmt::format("journal names {} for shard {}", it->second.part_file, s.id);
     } else {
       const store::PartCheck pc = store::PartReader::verify(path, manifest_sha256, input_sha256);
+      if (pc.status == store::PartStatus::other_version)
+        throw ConflictError(fmt::format("{}; its finished shards are kept: finish or read the job with that screen, "
+                                        "or run again with --restart to recompute it with this one",
+                                        pc.reason));
       if (!pc.ok())
         c.reason = pc.reason;
       else if (pc.checksum != it->second.checksum)

@@ -180,6 +180,7 @@ const char* part_status_name(PartStatus s) {
     case PartStatus::checksum_mismatch: return "checksum mismatch";
     case PartStatus::different_manifest: return "different manifest";
     case PartStatus::different_inputs: return "different inputs";
+    case PartStatus::other_version: return "other version";
   }
   return "?";
 }
@@ -234,6 +235,19 @@ PartCheck PartReader::verify(const std::string& path, const std::string& manifes
     c.status = PartStatus::missing;
     c.reason = fmt::format("{}: part file missing", path);
     return c;
+  }
+  try {
+    const h5::File f = h5::File::open(path);
+    if (f.has_attribute("format") && f.get_string("format") == kFormat && f.has_attribute("part_version") &&
+        f.get_int("part_version") != kPartVersion) {
+      PartCheck c;
+      c.status = PartStatus::other_version;
+      c.reason = fmt::format("{}: written by a screen of part version {}; this screen reads and writes version {}",
+                             path, f.get_int("part_version"), kPartVersion);
+      return c;
+    }
+  } catch (const std::exception&) {
+    // Unreadable: read() below says how.
   }
   Part p;
   try {

@@ -84,7 +84,9 @@ struct Part {
   StageRows rows;
 };
 
-enum class PartStatus { ok, missing, unreadable, incomplete, checksum_mismatch, different_manifest, different_inputs };
+// other_version: written by a screen of another part format (kPartVersion); not damaged, not readable here.
+enum class PartStatus { ok, missing, unreadable, incomplete, checksum_mismatch, different_manifest, different_inputs,
+                        other_version };
 const char* part_status_name(PartStatus s);
 
 struct PartCheck {

@@ -85,3 +85,14 @@ TEST(EnergyCpu, BatchIsIndependentOfThreads) {
   EXPECT_EQ(en::fold_energies(seqs, m, 7), one);
   EXPECT_TRUE(en::fold_energies({}, m, 3).empty());
 }
+
+TEST(EnergyCpu, OneFolderFollowsTheModelItIsGiven) {
+  // Models built from the table in turn (they may share an address): each energy is its own
+  // model's, as the reference gives it.
+  en::DuplexFolder folder;
+  const std::string s = "GGGAAAUCCCAGCUUAGCCAUUGGGAUAACUGGCUAAGCUAAUCCC";
+  for (double celsius : {30.0, 37.0, 5.0, 30.0}) {
+    const en::Model m = en::model_from_table(en::builtin_table(), celsius, "built in");
+    EXPECT_EQ(folder.energy(s, m), en::fold_reference(s, m, false).energy) << celsius;
+  }
+}

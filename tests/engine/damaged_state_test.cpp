@@ -12,6 +12,7 @@
 
 #include "common/sha256.hpp"
 #include "engine/run_state.hpp"
+#include "store/h5.hpp"
 #include "engine_test_util.hpp"
 
 namespace screen::engine::testing {
@@ -222,6 +223,32 @@ TEST(RunInfo, AChangedManifestShowsTwoDifferentHashes) {
   const std::string now = r.out.substr(then_end + 7, now_end - then_end - 7);
   EXPECT_NE(then, now) << r.out;
   EXPECT_EQ(then.size(), 64u) << r.out;
+}
+
+// A finished shard written by a screen of another part format (here: relabelled version 1, as
+// before /miranda/hits had energies) is not damaged: the run refuses, naming the file and both
+// versions, and keeps every finished file; --restart recomputes.
+TEST(PartVersion, APartOfAnotherVersionIsRefusedAndKept) {
+  TempDir dir;
+  const std::string manifest = finished_job(dir);
+  const std::string out = dir.file("out");
+  const std::string part = out + "/part-000001.h5";
+  ASSERT_TRUE(fs::exists(part));
+  {
+    store::h5::File f = store::h5::File::open(part, true);
+    f.set_int("part_version", 1);
+  }
+  const std::string results_before = slurp(out + "/results.h5");
+  const std::string part_before = slurp(part);
+  const CommandResult r = screen_all("run " + manifest + " --threads 1");
+  EXPECT_EQ(r.code, 7) << r.out;
+  EXPECT_TRUE(has(r.out, part + ": written by a screen of part version 1; this screen reads and writes version 2"))
+      << r.out;
+  EXPECT_TRUE(has(r.out, "--restart")) << r.out;
+  EXPECT_EQ(slurp(out + "/results.h5"), results_before);
+  EXPECT_EQ(slurp(part), part_before);
+  const CommandResult again = screen_all("run -q " + manifest + " --threads 1 --restart");
+  EXPECT_EQ(again.code, 0) << again.out;
 }
 
 }  // namespace

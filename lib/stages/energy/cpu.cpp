@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <iterator>
 
 #include "stages/energy/reference.hpp"
 
@@ -35,7 +36,6 @@ int DuplexFolder::energy(const std::string& letters, const Model& m) {
   const int n = static_cast<int>(letters.size());
   if (n < 5) return 0;  // no pair fits: every letter unpaired
   reserve(n);
-  n_ = n;
   const int w = cap_ + 2;  // row length of the (i, j) tables
   std::vector<int>& code = code_;
   for (int i = 1; i <= n; ++i) {
@@ -52,7 +52,13 @@ int DuplexFolder::energy(const std::string& letters, const Model& m) {
   int* Mt = Mt_.data();
   int* Cau = Cau_.data();
   int* CauT = CauT_.data();
-  if (loop_model_ != &m) {
+  // The loop tables derive from the model's internal, bulge and asymmetry values: rebuilt when
+  // those differ from the ones they were made from (not by the model's address, which a later
+  // model may reuse).
+  const bool same_source = std::equal(std::begin(m.internal), std::end(m.internal), std::begin(loop_src_internal_)) &&
+                           std::equal(std::begin(m.bulge), std::end(m.bulge), std::begin(loop_src_bulge_)) &&
+                           m.ninio[2] == loop_src_ninio_ && m.max_ninio == loop_src_max_ninio_ && loop_made_;
+  if (!same_source) {
     // internal[n1 + n2] + asymmetry of the generic internal loops, by n1 and reversed n2; kInf for
     // the cases with tables of their own and for loops over kMaxLoop letters.
     for (int n1 = 0; n1 <= kMaxLoop; ++n1)
@@ -65,7 +71,11 @@ int DuplexFolder::energy(const std::string& letters, const Model& m) {
       bulge_[k] = k >= 2 ? m.bulge[k] : kInf;  // 0 and 1: the stack and the one-letter bulges, apart
       bulge_rev_[kMaxLoop - k] = bulge_[k];
     }
-    loop_model_ = &m;
+    std::copy(std::begin(m.internal), std::end(m.internal), std::begin(loop_src_internal_));
+    std::copy(std::begin(m.bulge), std::end(m.bulge), std::begin(loop_src_bulge_));
+    loop_src_ninio_ = m.ninio[2];
+    loop_src_max_ninio_ = m.max_ninio;
+    loop_made_ = true;
   }
   auto at = [w](int i, int j) { return static_cast<std::size_t>(i) * static_cast<std::size_t>(w) + static_cast<std::size_t>(j); };
   for (int i = 1; i <= n; ++i)

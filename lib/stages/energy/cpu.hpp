@@ -18,7 +18,7 @@ class DuplexFolder {
 
  private:
   void reserve(int n);
-  int n_ = 0, cap_ = -1;
+  int cap_ = -1;
   std::vector<std::int8_t> type_;  // (n+2)^2: t(i,j)
   std::vector<int> code_, alias_;
   std::vector<int> C_, M_, D_, F_;
@@ -27,7 +27,10 @@ class DuplexFolder {
   std::vector<int> Cau_, CauT_;  // C(p,q) + the terminal AU penalty of (p,q), and its transpose
   int loop_rev_[kMaxLoop + 1][kMaxLoop + 1] = {};
   int bulge_[kMaxLoop + 1] = {}, bulge_rev_[kMaxLoop + 1] = {};  // bulge[n], n >= 2 (kInf below)
-  const Model* loop_model_ = nullptr;  // the model loop_ was made for
+  // What loop_rev_ and bulge_ were made from (rebuilt when a model's values differ).
+  bool loop_made_ = false;
+  int loop_src_internal_[kMaxLoop + 1] = {}, loop_src_bulge_[kMaxLoop + 1] = {};
+  int loop_src_ninio_ = 0, loop_src_max_ninio_ = 0;
 };
 
 // Energies of many strings on `threads` threads (0: OpenMP's default), in input order.
