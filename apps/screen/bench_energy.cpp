@@ -1,5 +1,6 @@
 // `screen bench energy`: duplex free energies per second (docs/energy.md) for the reference fold
-// and the fast CPU path on one and on all threads, on the duplex strings of miRanda hits: those of
+// the fast CPU path on one and on all threads, and the GPU (the set, then many copies of it in one
+// batch), on the duplex strings of miRanda hits: those of
 // QUERIES x TARGETS found by `screen align` (default: the human microRNAs against the SARS-CoV-2
 // genome in data/), or the first column of a TSV (--duplexes, e.g. tests/data/energy/duplex_folds_30C.tsv).
 #include <fmt/format.h>
@@ -15,7 +16,9 @@
 #include "apps/screen/cli.hpp"
 #include "common/error.hpp"
 #include "seq/sequence_set.hpp"
+#include "gpu/device_info.hpp"
 #include "stages/energy/cpu.hpp"
+#include "stages/energy/cuda.hpp"
 #include "stages/energy/params.hpp"
 #include "stages/energy/reference.hpp"
 #include "stages/miranda/align_batch.hpp"
@@ -32,6 +35,8 @@ struct BenchEnergyOptions {
   double temperature = 30.0;
   int threads = 0;
   int reference_sample = 2000;
+  int gpu_device = 0;
+  int gpu_copies = 50;
 };
 
 std::vector<std::string> duplexes_from_tsv(const std::string& path) {
@@ -103,14 +108,40 @@ int run_bench_energy(const BenchEnergyOptions& opt) {
     if (one[k] != ref[k])
       throw Error(ExitCode::internal, fmt::format("bench energy: duplex {} ({}): fast path {} != reference {}", k + 1,
                                                   seqs[k], one[k], ref[k]));
-  fmt::print("gpu: not yet (the energy GPU path is still to come)\n");
+  if (!energy::gpu_available()) {
+    fmt::print("gpu: {}\n", gpu::no_gpu_reason().empty() ? "no usable GPU" : gpu::no_gpu_reason());
+    return 0;
+  }
+  // The GPU: the set once (checked equal to the CPU path), then `gpu_copies` copies of it in one
+  // batch, enough strings to fill the GPU: the wall time (packing, copies, kernels, the CPU fallback)
+  // and the kernels' own time.
+  energy::GpuDuplexFolder folder(opt.gpu_device);
+  t0 = std::chrono::steady_clock::now();
+  const std::vector<int> gpu_once = folder.energies(seqs, m, threads);
+  row("gpu, the set once", 1, seqs.size(), seconds_since(t0));
+  if (gpu_once != all) throw Error(ExitCode::internal, "bench energy: the GPU's energies differ from the CPU path's");
+  std::vector<std::string> many;
+  many.reserve(seqs.size() * static_cast<std::size_t>(opt.gpu_copies));
+  for (int c = 0; c < opt.gpu_copies; ++c) many.insert(many.end(), seqs.begin(), seqs.end());
+  const double kernel_before = folder.stats().kernel_ms;
+  const std::size_t cpu_before = folder.stats().on_cpu;
+  t0 = std::chrono::steady_clock::now();
+  const std::vector<int> gpu_many = folder.energies(many, m, threads);
+  const double wall = seconds_since(t0);
+  row("gpu, copies, end to end", 1, many.size(), wall);
+  row("gpu, copies, kernels", 1, many.size(), (folder.stats().kernel_ms - kernel_before) / 1000.0);
+  for (std::size_t k = 0; k < many.size(); ++k)
+    if (gpu_many[k] != all[k % seqs.size()]) throw Error(ExitCode::internal, "bench energy: the GPU's energies differ on the copies");
+  fmt::print("gpu: {} copies of the set in one batch; {} strings folded by the CPU fallback (over {} letters or "
+             "out of the kernel's 16-bit range)\n",
+             opt.gpu_copies, folder.stats().on_cpu - cpu_before, 128);
   return 0;
 }
 
 }  // namespace
 
 void add_bench_energy(CLI::App& bench, Action& action) {
-  auto* cmd = bench.add_subcommand("energy", "Benchmark: duplex free energies per second (reference, CPU paths)");
+  auto* cmd = bench.add_subcommand("energy", "Benchmark: duplex free energies per second (reference, CPU paths, GPU)");
   auto opt = std::make_shared<BenchEnergyOptions>();
   cmd->add_option("--queries", opt->queries, "microRNA FASTA whose hits give the duplexes")->capture_default_str();
   cmd->add_option("--targets", opt->targets, "Target FASTA whose hits give the duplexes")->capture_default_str();
@@ -120,6 +151,10 @@ void add_bench_energy(CLI::App& bench, Action& action) {
   cmd->add_option("--reference-sample", opt->reference_sample, "Duplexes the reference folds (it is slow)")
       ->capture_default_str()
       ->check(CLI::Range(1, 10000000));
+  cmd->add_option("--gpu", opt->gpu_device, "The GPU of the GPU rows")->capture_default_str()->check(CLI::NonNegativeNumber);
+  cmd->add_option("--gpu-copies", opt->gpu_copies, "Copies of the set folded in one GPU batch (throughput row)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000));
   cmd->callback([&action, opt] { action = [opt]() -> int { return run_bench_energy(*opt); }; });
 }
 

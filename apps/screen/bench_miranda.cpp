@@ -43,6 +43,7 @@ struct BenchOptions {
   std::string transcriptome = "data/generated/human_transcripts.fa.gz";
   std::string hits_out;  // the transcriptome case's TSV ("" : a temporary file, removed)
   int check_queries = 20;
+  bool energy = false;  // the transcriptome case's end-to-end row with duplex energies (miRanda's default)
 };
 
 seq::SequenceSet first_records(const seq::SequenceSet& set, std::size_t n) {
@@ -292,7 +293,9 @@ void run_transcriptome_rows(const seq::SequenceSet& q, const BenchOptions& o, in
   std::FILE* out = std::fopen(path.c_str(), "wb");
   if (out == nullptr) throw ResourceError("bench miranda: cannot write " + path);
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> closer(out, &std::fclose);
-  const std::string header = miranda::format_tsv_header();
+  miranda::Params params;  // the scan rows and -noenergy, or miRanda's default run with energies
+  params.energy = o.energy;
+  const std::string header = miranda::format_tsv_header(o.energy);
   std::fwrite(header.data(), 1, header.size(), out);
   const std::size_t check = std::min<std::size_t>(static_cast<std::size_t>(std::max(o.check_queries, 0)), q.size());
   std::vector<miranda::PairResult> sample;
@@ -305,7 +308,7 @@ void run_transcriptome_rows(const seq::SequenceSet& q, const BenchOptions& o, in
   const auto e0 = std::chrono::steady_clock::now();
   {
     AsyncWriter writer(out);
-    miranda::align_batch_streamed(q, t, miranda::Params{}, bo, [&](std::vector<miranda::PairResult>& part) {
+    miranda::align_batch_streamed(q, t, params, bo, [&](std::vector<miranda::PairResult>& part) {
       bytes += write_rows(writer, part, q, t, threads);
       for (miranda::PairResult& r : part) {
         hits += r.hits.size();
@@ -322,11 +325,12 @@ void run_transcriptome_rows(const seq::SequenceSet& q, const BenchOptions& o, in
               "gpu end-to-end", threads, q.size(), cells, e, cells / e / 1e9, hits, pairs,
               static_cast<double>(bytes) / 1e9, path.c_str());
   std::printf("  (end to end, s: setup %.2f, waiting for the GPU %.2f, next batch packed and uploaded %.2f, grouping "
-              "%.2f, exact post-processing %.2f, rows formatted and waiting for results to be freed %.2f, queries on the CPU %.2f, writing not "
+              "%.2f, exact post-processing %.2f, energies (duplexes built, GPU waited for, filter) %.2f, rows formatted and waiting for results to be freed %.2f, queries on the CPU %.2f, writing not "
               "overlapped %.2f)\n",
-              times.setup, times.scan_wait, times.submit, times.group, times.finish, times.sink, times.cpu_queries,
-              e - (times.setup + times.scan_wait + times.submit + times.group + times.finish + times.sink +
-                   times.cpu_queries));
+              times.setup, times.scan_wait, times.submit, times.group, times.finish, times.energy, times.sink,
+              times.cpu_queries,
+              e - (times.setup + times.scan_wait + times.submit + times.group + times.finish + times.energy +
+                   times.sink + times.cpu_queries));
   if (o.hits_out.empty()) std::filesystem::remove(path);
   if (check > 0) {
     std::sort(sample.begin(), sample.end(), [](const miranda::PairResult& a, const miranda::PairResult& b) {
@@ -337,7 +341,7 @@ void run_transcriptome_rows(const seq::SequenceSet& q, const BenchOptions& o, in
     co.threads = threads;
     co.query_end = check;
     const auto c0 = std::chrono::steady_clock::now();
-    const std::vector<miranda::PairResult> cpu = miranda::align_batch(q, t, miranda::Params{}, co);
+    const std::vector<miranda::PairResult> cpu = miranda::align_batch(q, t, params, co);
     const double c = std::chrono::duration<double>(std::chrono::steady_clock::now() - c0).count();
     std::printf("  (first %zu queries x the transcriptome: gpu hits %s the cpu-scan's; %zu hits; cpu-scan %.2f s on %d "
                 "threads)\n",
@@ -426,6 +430,8 @@ void add_bench_miranda(CLI::App& bench, Action& action) {
   cmd->add_option("--check-queries", o->check_queries,
                   "Transcriptome case: queries whose hits are compared with the CPU path's")
       ->capture_default_str();
+  cmd->add_flag("--energy", o->energy,
+               "Transcriptome case: the end-to-end row with duplex energies (miRanda's default run; on the GPU)");
   cmd->callback([&action, o] { action = [o]() -> int { return run_bench(*o); }; });
 }
 

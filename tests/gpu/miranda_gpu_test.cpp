@@ -449,36 +449,46 @@ TEST(MirandaGpu, StreamedBatchesEqualTheCpuPath) {
     return set;
   };
   const seq::SequenceSet qs = set_of(p.qs, "q"), ts = set_of(p.ts, "t");
-  const Params params = make_params(90, 4, -9, -4, false);
-  BatchOptions cpu;
-  cpu.method = Method::cpu;
-  const std::vector<PairResult> want = align_batch(qs, ts, params, cpu);
-  std::size_t hits = 0;
-  for (const auto& r : want) hits += r.hits.size();
-  EXPECT_GT(hits, 500u);
-  BatchOptions gpu;
-  gpu.method = Method::gpu;
-  gpu.gpu_batch_columns = 5000;  // dozens of batches, targets across their borders
-  expect_same_results(want, align_batch(qs, ts, params, gpu), "align_batch gpu");
-  std::vector<PairResult> parts;
-  std::size_t calls = 0, last_done = 0;
-  gpu.progress = [&](std::size_t d) {
-    EXPECT_GE(d, last_done);
-    last_done = d;
-  };
-  align_batch_streamed(qs, ts, params, gpu, [&](std::vector<PairResult>& part) {
-    ++calls;
-    for (std::size_t k = 1; k < part.size(); ++k)
-      EXPECT_TRUE(std::make_pair(part[k - 1].query_index, part[k - 1].target_index) <
-                  std::make_pair(part[k].query_index, part[k].target_index));
-    for (auto& r : part) parts.push_back(std::move(r));
-  });
-  EXPECT_GT(calls, 10u);
-  EXPECT_EQ(last_done, qs.size() * ts.size());
-  std::sort(parts.begin(), parts.end(), [](const PairResult& a, const PairResult& b) {
-    return std::make_pair(a.query_index, a.target_index) < std::make_pair(b.query_index, b.target_index);
-  });
-  expect_same_results(want, parts, "align_batch_streamed");
+  // Without energies, then with them (folded on the GPU one batch behind the scan; a threshold and a
+  // cap that cut).
+  for (const int variant : {0, 1}) {
+    Params params = make_params(90, 4, -9, -4, false);
+    if (variant == 1) {
+      params.energy = true;
+      params.energy_threshold = -8.0;
+      params.max_hits_per_pair = 2;
+    }
+    SCOPED_TRACE(variant == 0 ? "no energies" : "energies");
+    BatchOptions cpu;
+    cpu.method = Method::cpu;
+    const std::vector<PairResult> want = align_batch(qs, ts, params, cpu);
+    std::size_t hits = 0;
+    for (const auto& r : want) hits += r.hits.size();
+    EXPECT_GT(hits, variant == 0 ? 500u : 100u);
+    BatchOptions gpu;
+    gpu.method = Method::gpu;
+    gpu.gpu_batch_columns = 5000;  // dozens of batches, targets across their borders
+    expect_same_results(want, align_batch(qs, ts, params, gpu), "align_batch gpu");
+    std::vector<PairResult> parts;
+    std::size_t calls = 0, last_done = 0;
+    gpu.progress = [&](std::size_t d) {
+      EXPECT_GE(d, last_done);
+      last_done = d;
+    };
+    align_batch_streamed(qs, ts, params, gpu, [&](std::vector<PairResult>& part) {
+      ++calls;
+      for (std::size_t k = 1; k < part.size(); ++k)
+        EXPECT_TRUE(std::make_pair(part[k - 1].query_index, part[k - 1].target_index) <
+                    std::make_pair(part[k].query_index, part[k].target_index));
+      for (auto& r : part) parts.push_back(std::move(r));
+    });
+    EXPECT_GT(calls, 10u);
+    EXPECT_EQ(last_done, qs.size() * ts.size());
+    std::sort(parts.begin(), parts.end(), [](const PairResult& a, const PairResult& b) {
+      return std::make_pair(a.query_index, a.target_index) < std::make_pair(b.query_index, b.target_index);
+    });
+    expect_same_results(want, parts, "align_batch_streamed");
+  }
 }
 
 // ---- a memory budget far below the work: many batches, grown and split candidate buffers -----------
@@ -547,9 +557,11 @@ TEST(MirandaGpu, HumanMicroRnasAgainstTheGenomeEqualTheCpu) {
       EXPECT_TRUE(same_candidates(reference_candidates(q[k], t[0], m), it == got.end() ? none : it->second)) << k;
     }
   }
-  for (const bool strict : {false, true}) {
+  for (const int variant : {0, 1, 2}) {
+    const bool strict = variant == 1;
     Params p;
     p.strict = strict;
+    p.energy = variant == 2;  // miRanda's default run: energies on the GPU
     BatchOptions gpu, cpu;
     gpu.method = Method::gpu;
     cpu.method = Method::cpu;
@@ -557,7 +569,7 @@ TEST(MirandaGpu, HumanMicroRnasAgainstTheGenomeEqualTheCpu) {
     std::size_t hits = 0;
     for (const auto& r : g) hits += r.hits.size();
     EXPECT_GT(hits, strict ? 0u : 10u);
-    expect_same_results(align_batch(qs, ts, p, cpu), g, strict ? "strict vs cpu" : "default vs cpu");
+    expect_same_results(align_batch(qs, ts, p, cpu), g, variant == 1 ? "strict vs cpu" : variant == 2 ? "energies vs cpu" : "default vs cpu");
     if (!strict) {
       BatchOptions ref;
       ref.method = Method::reference;

@@ -16,9 +16,12 @@
 #include "common/error.hpp"
 #include "miranda_test_util.hpp"
 #include "seq/sequence_set.hpp"
+#include "stages/energy/cpu.hpp"
+#include "stages/energy/params.hpp"
 #include "stages/miranda/align_batch.hpp"
 #include "stages/miranda/cpu.hpp"
 #include "stages/miranda/cpu_scan.hpp"
+#include "stages/miranda/cuda.hpp"
 #include "stages/miranda/miranda_format.hpp"
 #include "stages/miranda/reference.hpp"
 
@@ -220,6 +223,44 @@ TEST_P(ScanIsaTest, RandomPairsGiveTheReferenceHits) {
   EXPECT_GT(strict_pairs, 300u);
 }
 
+// The GPU path finishes pairs with their energies deferred (finish_pair's defer_energy), folds the
+// duplexes elsewhere and applies them (apply_energies): the same hits, energies, filter and cap as
+// the collector that folds each hit itself, for thresholds and caps that cut at every place.
+TEST(DeferredEnergies, ApplyEnergiesEqualsTheCollectorsOwnFilterAndCap) {
+  const auto& cases = random_cases();
+  std::mt19937 rng(11);
+  std::size_t compared = 0, dropped = 0, truncated = 0;
+  for (std::size_t k = 0; k < cases.size() && k < 4000; ++k) {
+    const RandomCase& c = cases[k];
+    Params p = c.params;
+    p.energy = true;
+    static const double kThreshold[] = {1.0, 1.0, -5.0, -10.0, -15.0, -20.0, -30.0};
+    static const int kCap[] = {1000, -1, 0, 1, 2, 3};
+    p.energy_threshold = kThreshold[rng() % 7];
+    p.max_hits_per_pair = kCap[rng() % 6];
+    const ScoreModel model = make_score_model(p);
+    if (c.query.empty() || c.target.empty() || max_positive_span(static_cast<int>(c.query.size()), model) < 0) continue;
+    const auto cands = scan_candidates(c.qv(), c.tv(), model, ScanIsa::scalar);
+    const PairResult direct = finish_pair(c.qv(), c.tv(), p, model, cands, k, k + 1);
+    PairResult deferred = finish_pair(c.qv(), c.tv(), p, model, cands, k, k + 1, /*defer_energy=*/true);
+    std::vector<int> energies;
+    for (const Hit& h : deferred.hits) {
+      EXPECT_FALSE(h.has_energy);
+      energies.push_back(energy::thread_duplex_folder().energy(duplex_string(h), energy::model_at(p.temperature)));
+    }
+    const std::size_t before = deferred.hits.size();
+    apply_energies(deferred, p, energies.data());
+    ASSERT_TRUE(same_result(direct, deferred)) << "case " << k << ": threshold " << p.energy_threshold << " cap "
+                                               << p.max_hits_per_pair;
+    ++compared;
+    dropped += before - deferred.hits.size();
+    truncated += deferred.truncated;
+  }
+  EXPECT_GT(compared, 3000u);
+  EXPECT_GT(dropped, 500u);   // the filter and the cap did cut
+  EXPECT_GT(truncated, 50u);
+}
+
 // A long target cut into many lanes, with sites at every lane border of both widths.
 TEST_P(ScanIsaTest, SitesAcrossLaneBordersOfALongTarget) {
   std::mt19937 rng(5);
@@ -300,10 +341,14 @@ TEST_P(BatchVectors, FastPathReportEqualsMiranda) {
   p.strict = c.strict;
   p.energy = c.energy;
   p.energy_threshold = c.energy_threshold;
-  for (const ScanIsa isa : {ScanIsa::scalar, ScanIsa::sse2, ScanIsa::avx2}) {
-    if (!scan_isa_available(isa)) continue;
+  // Each ISA of the CPU scan, then the GPU path (scan and energies on the GPU) where a GPU is usable
+  // (the GPU machine runs this test too).
+  for (const int path : {0, 1, 2, 3}) {
+    const ScanIsa isa = path == 1 ? ScanIsa::sse2 : path == 2 ? ScanIsa::avx2 : ScanIsa::scalar;
+    if (path < 3 ? !scan_isa_available(isa) : !gpu_available()) continue;
+    const char* path_name = path < 3 ? scan_isa_name(isa) : "gpu";
     BatchOptions o;
-    o.method = Method::cpu;
+    o.method = path < 3 ? Method::cpu : Method::gpu;
     o.isa = isa;
     o.threads = 2;
     o.query_letters = &q.letters;
@@ -326,8 +371,8 @@ TEST_P(BatchVectors, FastPathReportEqualsMiranda) {
     const std::string expected = test::read_text(test::data_path(c.expected));
     const std::vector<std::string> want = test::result_lines(expected);
     ASSERT_FALSE(want.empty());
-    EXPECT_EQ(want, test::result_lines(lines.str())) << scan_isa_name(isa);
-    EXPECT_EQ(test::report_body(expected), body.str()) << scan_isa_name(isa);
+    EXPECT_EQ(want, test::result_lines(lines.str())) << path_name;
+    EXPECT_EQ(test::report_body(expected), body.str()) << path_name;
   }
 }
 
@@ -338,7 +383,9 @@ INSTANTIATE_TEST_SUITE_P(
                       VectorCase{"public_queries.fa", "public_targets.fa", "public_strict.out", true},
                       VectorCase{"bantam_stRNA.fasta", "hid_UTR.fasta", "examples_energy.out", false, true},
                       VectorCase{"public_queries.fa", "public_targets.fa", "public_energy.out", false, true},
-                      VectorCase{"hsa200.fa", "../../../data/sarscov2_NC_045512.2.fa", "hsa200_en20.out", false, true, -20.0}),
+                      VectorCase{"hsa200.fa", "../../../data/sarscov2_NC_045512.2.fa", "hsa200_en20.out", false, true, -20.0},
+                      VectorCase{"hsa200.fa", "../../../data/sarscov2_NC_045512.2.fa", "hsa200_energy.out", false, true},
+                      VectorCase{"hsa200.fa", "../../../data/sarscov2_NC_045512.2.fa", "hsa200_strict_energy.out", true, true}),
     [](const ::testing::TestParamInfo<VectorCase>& param_info) {
       const std::string e = param_info.param.expected;
       return e.substr(0, e.find('.'));

@@ -82,6 +82,7 @@ std::string report_body(const std::string& text) {
   if (e.identity != g.identity || e.similarity != g.similarity) return fail("identity/similarity");
   if (e.query_line != g.query_line || e.match_line != g.match_line || e.target_line != g.target_line)
     return fail("display lines");
+  if (e.has_energy != g.has_energy || e.energy != g.energy) return fail("energy");
   const Alignment &a = e.alignment, &b = g.alignment;
   if (a.score != b.score || a.qs != b.qs || a.qe != b.qe || a.rs != b.rs || a.re != b.re || a.ops != b.ops)
     return fail("alignment");

@@ -23,6 +23,7 @@
 #include "common/work_profile.hpp"
 #include "gpu/cuda_check.hpp"
 #include "gpu/device_buffer.hpp"
+#include "gpu/stream.hpp"
 #include "gpu/device_info.hpp"
 #include "kernels/bpmax/bpmax_launch.hpp"
 #include "stages/bpmax/cpu.hpp"
@@ -49,42 +50,8 @@ std::size_t s_cells(const Band& b) {
          static_cast<std::size_t>(b.l2) * static_cast<std::size_t>(round_up(b.m, kAlign));
 }
 
-// Events around a piece of device work, for the statistics.
-class EventPair {
- public:
-  EventPair() {
-    CUDA_CHECK(cudaEventCreate(&start_));
-    CUDA_CHECK(cudaEventCreate(&stop_));
-  }
-  ~EventPair() {
-    cudaEventDestroy(start_);
-    cudaEventDestroy(stop_);
-  }
-  EventPair(const EventPair&) = delete;
-  EventPair& operator=(const EventPair&) = delete;
-  void start(cudaStream_t s) { CUDA_CHECK(cudaEventRecord(start_, s)); }
-  void stop(cudaStream_t s) { CUDA_CHECK(cudaEventRecord(stop_, s)); }
-  double ms() const {
-    float v = 0;
-    CUDA_CHECK(cudaEventElapsedTime(&v, start_, stop_));
-    return v;
-  }
-
- private:
-  cudaEvent_t start_{}, stop_{};
-};
-
-class Stream {
- public:
-  Stream() { CUDA_CHECK(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking)); }
-  ~Stream() { cudaStreamDestroy(s_); }
-  Stream(const Stream&) = delete;
-  Stream& operator=(const Stream&) = delete;
-  cudaStream_t get() const { return s_; }
-
- private:
-  cudaStream_t s_{};
-};
+using gpu::EventPair;
+using gpu::Stream;
 
 // The site of one pair from the kernel's output, as find_site reports it.
 SiteResult site_from(const Band& b, const kb::SiteOut& o) {

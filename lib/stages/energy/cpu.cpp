@@ -59,18 +59,7 @@ int DuplexFolder::energy(const std::string& letters, const Model& m) {
                            std::equal(std::begin(m.bulge), std::end(m.bulge), std::begin(loop_src_bulge_)) &&
                            m.ninio[2] == loop_src_ninio_ && m.max_ninio == loop_src_max_ninio_ && loop_made_;
   if (!same_source) {
-    // internal[n1 + n2] + asymmetry of the generic internal loops, by n1 and reversed n2; kInf for
-    // the cases with tables of their own and for loops over kMaxLoop letters.
-    for (int n1 = 0; n1 <= kMaxLoop; ++n1)
-      for (int n2 = 0; n2 <= kMaxLoop; ++n2) {
-        const bool generic = n1 >= 1 && n2 >= 1 && n1 + n2 <= kMaxLoop && !(n1 <= 2 && n2 <= 2);
-        const int asym = (n1 > n2 ? n1 - n2 : n2 - n1) * m.ninio[2];
-        loop_rev_[n1][kMaxLoop - n2] = generic ? m.internal[n1 + n2] + std::min(asym, m.max_ninio) : kInf;
-      }
-    for (int k = 0; k <= kMaxLoop; ++k) {
-      bulge_[k] = k >= 2 ? m.bulge[k] : kInf;  // 0 and 1: the stack and the one-letter bulges, apart
-      bulge_rev_[kMaxLoop - k] = bulge_[k];
-    }
+    loops_ = make_loop_tables(m);
     std::copy(std::begin(m.internal), std::end(m.internal), std::begin(loop_src_internal_));
     std::copy(std::begin(m.bulge), std::end(m.bulge), std::begin(loop_src_bulge_));
     loop_src_ninio_ = m.ninio[2];
@@ -131,9 +120,9 @@ int DuplexFolder::energy(const std::string& letters, const Model& m) {
           const int au = terminal_penalty(m, t);
           int best = kInf;
           const int* row = Cau + at(i + 1, 0);  // inner pair (i+1, q), q = j-1-n
-          for (int q = std::max(i + 5, j - 1 - kMaxLoop); q <= j - 3; ++q) best = std::min(best, bulge_rev_[q - (j - 1) + kMaxLoop] + row[q]);
+          for (int q = std::max(i + 5, j - 1 - kMaxLoop); q <= j - 3; ++q) best = std::min(best, loops_.bulge_rev[q - (j - 1) + kMaxLoop] + row[q]);
           const int* col = CauT + at(j - 1, 0);  // inner pair (p, j-1), p = i+1+n
-          for (int p = i + 3; p <= std::min(j - 5, i + 1 + kMaxLoop); ++p) best = std::min(best, bulge_[p - i - 1] + col[p]);
+          for (int p = i + 3; p <= std::min(j - 5, i + 1 + kMaxLoop); ++p) best = std::min(best, loops_.bulge[p - i - 1] + col[p]);
           if (best < kInf) cv = std::min(cv, best + au);
         }
         two_pair(i + 2, j - 2);
@@ -147,10 +136,9 @@ int DuplexFolder::energy(const std::string& letters, const Model& m) {
           const int p = i + 1 + n1;
           const int n2max = std::min(kMaxLoop - n1, j - 5 - p);
           if (n2max < 1) break;
-          // q = j - 1 - n2 ascending; loop_rev_[n1][kMaxLoop - n2] = loop_[n1][n2], so both run
-          // along memory.
+          // q = j - 1 - n2 ascending; generic_rev[n1][kMaxLoop - n2]: both run along memory.
           const int* row = Cmi + at(p, 0);
-          const int* lr = loop_rev_[n1];
+          const int* lr = loops_.generic_rev[n1];
           const int shift = kMaxLoop - (j - 1);
           int best = kInf;
           for (int q = j - 1 - n2max; q <= j - 2; ++q) best = std::min(best, lr[q + shift] + row[q]);

@@ -25,9 +25,9 @@ class DuplexFolder {
   std::vector<int> Cmi_;  // C(p,q) + the mismatch of the loop outside (p,q), as an inner pair
   std::vector<int> Mt_;   // M transposed: Mt(j, i) = M(i, j)
   std::vector<int> Cau_, CauT_;  // C(p,q) + the terminal AU penalty of (p,q), and its transpose
-  int loop_rev_[kMaxLoop + 1][kMaxLoop + 1] = {};
-  int bulge_[kMaxLoop + 1] = {}, bulge_rev_[kMaxLoop + 1] = {};  // bulge[n], n >= 2 (kInf below)
-  // What loop_rev_ and bulge_ were made from (rebuilt when a model's values differ).
+  // The loop tables (energy_model.hpp) and the model values they were made from (rebuilt when a
+  // model's values differ, not by its address, which a later model may reuse).
+  LoopTables loops_{};
   bool loop_made_ = false;
   int loop_src_internal_[kMaxLoop + 1] = {}, loop_src_bulge_[kMaxLoop + 1] = {};
   int loop_src_ninio_ = 0, loop_src_max_ninio_ = 0;

@@ -83,18 +83,31 @@ SCREEN_HD int reverse_type(int t) {
 // The terminal AU (and GU) penalty of a helix end.
 SCREEN_HD int terminal_penalty(const Model& m, int t) { return t > 2 ? m.terminal_au : 0; }
 
-// Hairpin of u unpaired letters closed by a pair of type t; a_in5 and a_in3 are the aliases of the
-// letters just inside the pair (i+1 and j-1); tetra_bonus the bonus of a listed tetraloop (0 when
-// the six letters are not one), found by the caller from the letters as written.
-SCREEN_HD int hairpin_energy(const Model& m, int t, int u, int tetra_bonus, int a_in5, int a_in3) {
-  int e = u <= kMaxLoop ? m.hairpin[u]
-                        : m.hairpin[kMaxLoop] + static_cast<int>(m.lxc * log(static_cast<double>(u) / kMaxLoop));
+// The length term of a hairpin of u unpaired letters: the table up to kMaxLoop, extrapolated
+// beyond. (The GPU kernel reads it from a table the host fills with this function, so that device
+// and host logarithms cannot round differently.)
+SCREEN_HD int hairpin_length_energy(const Model& m, int u) {
+  return u <= kMaxLoop ? m.hairpin[u]
+                       : m.hairpin[kMaxLoop] + static_cast<int>(m.lxc * log(static_cast<double>(u) / kMaxLoop));
+}
+
+// Hairpin of u unpaired letters closed by a pair of type t, given its length term (above); a_in5
+// and a_in3 are the aliases of the letters just inside the pair (i+1 and j-1); tetra_bonus the
+// bonus of a listed tetraloop (0 when the six letters are not one), found by the caller from the
+// letters as written.
+SCREEN_HD int hairpin_energy_from_length(const Model& m, int t, int u, int length_energy, int tetra_bonus,
+                                         int a_in5, int a_in3) {
+  int e = length_energy;
   if (u == 4) e += tetra_bonus;
   if (u == 3)
     e += terminal_penalty(m, t);  // (no triloop bonuses in this set)
   else
     e += m.mismatch_hairpin[t][a_in5][a_in3];
   return e;
+}
+
+SCREEN_HD int hairpin_energy(const Model& m, int t, int u, int tetra_bonus, int a_in5, int a_in3) {
+  return hairpin_energy_from_length(m, t, u, hairpin_length_energy(m, u), tetra_bonus, a_in5, a_in3);
 }
 
 // Loop between an outer pair (i,j) of type t and an inner pair (p,q), i < p < q < j, with
@@ -111,6 +124,32 @@ SCREEN_HD int interior_energy(const Model& m, int t, int t2, int n1, int n2, int
   const int asym = (nl - ns) * m.ninio[2];
   return m.internal[n1 + n2] + (asym < m.max_ninio ? asym : m.max_ninio) + m.mismatch_interior[t][si][sj] +
          m.mismatch_interior[t2][sq][sp];
+}
+
+// Tables the fast paths (CPU and GPU) derive from a model, so that a loop's energy is one table
+// read: generic_rev[n1][kMaxLoop - n2] is internal[n1 + n2] + the asymmetry term of a generic
+// internal loop of n1 x n2 letters (kInf for stacks, bulges, the 1x1, 1x2, 2x1 and 2x2 loops,
+// which have tables of their own, and loops over kMaxLoop letters); bulge[n] is bulge[n] for
+// n >= 2 (kInf for 0 and 1, which are handled with the stack), bulge_rev[kMaxLoop - n] the same.
+// n2 runs reversed so that the inner loops of the fast paths read both operands along memory.
+struct LoopTables {
+  int generic_rev[kMaxLoop + 1][kMaxLoop + 1];
+  int bulge[kMaxLoop + 1], bulge_rev[kMaxLoop + 1];
+};
+
+inline LoopTables make_loop_tables(const Model& m) {
+  LoopTables lt{};
+  for (int n1 = 0; n1 <= kMaxLoop; ++n1)
+    for (int n2 = 0; n2 <= kMaxLoop; ++n2) {
+      const bool generic = n1 >= 1 && n2 >= 1 && n1 + n2 <= kMaxLoop && !(n1 <= 2 && n2 <= 2);
+      const int asym = (n1 > n2 ? n1 - n2 : n2 - n1) * m.ninio[2];
+      lt.generic_rev[n1][kMaxLoop - n2] = generic ? m.internal[n1 + n2] + (asym < m.max_ninio ? asym : m.max_ninio) : kInf;
+    }
+  for (int k = 0; k <= kMaxLoop; ++k) {
+    lt.bulge[k] = k >= 2 ? m.bulge[k] : kInf;
+    lt.bulge_rev[kMaxLoop - k] = lt.bulge[k];
+  }
+  return lt;
 }
 
 // kcal/mol as printed: two decimals.

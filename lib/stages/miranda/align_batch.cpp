@@ -5,7 +5,8 @@
 // and keeps its candidate cells; phase 2 gathers each pair's candidates (a target cut across blocks
 // collects them from several units) and runs finish_pair on the pairs that have any.
 // Method::gpu (run_gpu): phase 1 on the GPU, target batch by target batch, phase 2 of each batch
-// on the CPU while the GPU scans the next.
+// on the CPU while the GPU scans the next; with energies, each batch's duplexes are folded on the
+// GPU while the CPU finishes the next batch.
 #include "stages/miranda/align_batch.hpp"
 
 #include <omp.h>
@@ -15,13 +16,17 @@
 #include <chrono>
 #include <exception>
 #include <iterator>
+#include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <tuple>
 #include <utility>
 
 #include "common/error.hpp"
 #include "common/work_profile.hpp"
+#include "stages/energy/cuda.hpp"
+#include "stages/energy/params.hpp"
 #include "stages/miranda/cpu.hpp"
 #include "stages/miranda/cuda.hpp"
 
@@ -173,7 +178,7 @@ struct Task {
 // pair k's Task (called once per k, from any thread). The pairs with hits, in the tasks' order.
 template <class TaskOf>
 std::vector<PairResult> finish_tasks(const Views& v, const Params& params, const ScoreModel& model, int threads,
-                                     std::size_t n_tasks, const TaskOf& task_of) {
+                                     std::size_t n_tasks, const TaskOf& task_of, bool defer_energy = false) {
   FirstError error;
   std::vector<PairResult> results(n_tasks);
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 16)
@@ -182,7 +187,7 @@ std::vector<PairResult> finish_tasks(const Views& v, const Params& params, const
     try {
       Task task = task_of(static_cast<std::size_t>(k));
       results[static_cast<std::size_t>(k)] = finish_pair(v.queries[task.q], v.targets[task.t], params, model,
-                                                         std::move(task.candidates), task.q, task.t);
+                                                         std::move(task.candidates), task.q, task.t, defer_energy);
     } catch (...) {
       error.capture();
     }
@@ -348,6 +353,82 @@ class Reaper {
   std::thread thread_;
 };
 
+// Method::gpu with energies: a batch's pairs are finished with their energies deferred, the
+// duplexes of all their hits folded on the GPU in one batch, then the energy filter and the cap
+// applied (apply_energies). Two folders in turn, so that one part's energies run on the GPU while
+// the CPU finishes the next part.
+class GpuEnergies {
+ public:
+  GpuEnergies(int device, const Params& params, int threads)
+      : params_(params), model_(energy::model_at(params.temperature)), threads_(threads) {
+    for (auto& s : slots_) s.folder = std::make_unique<energy::GpuDuplexFolder>(device);
+  }
+
+  // Builds the part's duplex strings and starts their fold; the part waits in its slot.
+  void submit(std::vector<PairResult>&& part) {
+    Slot& s = slots_[next_];
+    if (s.busy) throw Error(ExitCode::internal, "GpuEnergies: both slots busy");
+    next_ ^= 1;
+    s.part = std::move(part);
+    const std::size_t n = s.part.size();
+    s.first.assign(n + 1, 0);
+    for (std::size_t p = 0; p < n; ++p) s.first[p + 1] = s.first[p] + s.part[p].hits.size();
+    const std::size_t total = s.first[n];
+    std::vector<std::string> dup(total);
+#pragma omp parallel for num_threads(threads_) schedule(dynamic, 64)
+    for (long long p = 0; p < static_cast<long long>(n); ++p) {
+      const PairResult& r = s.part[static_cast<std::size_t>(p)];
+      for (std::size_t h = 0; h < r.hits.size(); ++h) dup[s.first[static_cast<std::size_t>(p)] + h] = duplex_string(r.hits[h]);
+    }
+    std::vector<std::uint64_t> offsets(total + 1, 0);
+    for (std::size_t k = 0; k < total; ++k) offsets[k + 1] = offsets[k] + dup[k].size();
+    std::string letters(offsets[total], '\0');
+#pragma omp parallel for num_threads(threads_) schedule(static, 4096)
+    for (long long k = 0; k < static_cast<long long>(total); ++k)
+      dup[static_cast<std::size_t>(k)].copy(&letters[offsets[static_cast<std::size_t>(k)]], dup[static_cast<std::size_t>(k)].size());
+    s.folder->submit(letters.data(), offsets.data(), total, model_);
+    s.busy = true;
+    order_.push_back(&s);
+  }
+
+  bool pending() const { return !order_.empty(); }
+
+  // Waits for the oldest part's energies and returns the part finished (pairs left without hits removed).
+  std::vector<PairResult> finish() {
+    Slot& s = *order_.front();
+    order_.erase(order_.begin());
+    std::vector<int> energies(s.first.back());
+    s.folder->collect(energies.data(), threads_);
+    s.busy = false;
+#pragma omp parallel for num_threads(threads_) schedule(dynamic, 256)
+    for (long long p = 0; p < static_cast<long long>(s.part.size()); ++p)
+      apply_energies(s.part[static_cast<std::size_t>(p)], params_, energies.data() + s.first[static_cast<std::size_t>(p)]);
+    std::vector<PairResult> out = std::move(s.part);
+    out.erase(std::remove_if(out.begin(), out.end(), [](const PairResult& r) { return !keep(r); }), out.end());
+    return out;
+  }
+
+  double kernel_seconds() const {
+    double ms = 0;
+    for (const auto& s : slots_) ms += s.folder->stats().kernel_ms;
+    return ms / 1000.0;
+  }
+
+ private:
+  struct Slot {
+    std::unique_ptr<energy::GpuDuplexFolder> folder;
+    std::vector<PairResult> part;
+    std::vector<std::size_t> first;  // the part's hits: pair p's are first[p] .. first[p+1]-1
+    bool busy = false;
+  };
+  Params params_;
+  const energy::Model& model_;
+  int threads_;
+  Slot slots_[2];
+  int next_ = 0;
+  std::vector<Slot*> order_;  // submitted, oldest first
+};
+
 // Method::gpu: the targets stream through the GPU in batches; batch b's candidates are post-processed
 // on the CPU (OpenMP) while the GPU scans batch b+1. A target's candidates wait (pending) until the
 // batch holding its last position. Then the queries the GPU does not take, on the CPU.
@@ -371,6 +452,10 @@ void run_gpu(const Views& v, const Params& params, std::size_t q0, std::size_t q
   const std::size_t nb = scanner.batches(), gpu_side = nq - scanner.cpu_queries().size();
   std::vector<FoundCandidate> found, pending;
   Reaper reaper;
+  // Energies on the GPU (params.energy): each batch's duplexes folded there, one batch behind.
+  std::optional<GpuEnergies> energies;
+  if (params.energy) energies.emplace(o.gpu_device, params, threads);
+  std::size_t progress_ready = 0;
   if (nb > 0) scanner.submit(0);
   lap(times.setup);
   for (std::size_t b = 0; b < nb; ++b) {
@@ -388,17 +473,42 @@ void run_gpu(const Views& v, const Params& params, std::size_t q0, std::size_t q
     }
     const Grouped g = group_by_pair(found, nq, q0, threads);
     lap(times.group);
-    std::vector<PairResult> part =
-        finish_tasks(v, params, model, threads, g.runs.size(), [&g](std::size_t k) {
+    std::vector<PairResult> part = finish_tasks(
+        v, params, model, threads, g.runs.size(),
+        [&g](std::size_t k) {
           const Grouped::Run& r = g.runs[k];
           return Task{r.q, r.t,
                       std::vector<Candidate>(g.cands.begin() + static_cast<long>(r.begin),
                                              g.cands.begin() + static_cast<long>(r.end))};
-        });
+        },
+        energies.has_value());
     lap(times.finish);
+    if (energies) {
+      // This batch's energies start on the GPU; the previous batch's are collected and it goes out.
+      energies->submit(std::move(part));
+      lap(times.energy);
+      if (energies->pending() && b > 0) {
+        std::vector<PairResult> ready = energies->finish();
+        lap(times.energy);
+        if (o.progress) o.progress(progress_ready);
+        sink(ready);
+        reaper.give(std::move(ready));
+        lap(times.sink);
+      }
+      progress_ready = gpu_side * done;
+      continue;
+    }
     if (o.progress) o.progress(gpu_side * done);
     sink(part);
     reaper.give(std::move(part));
+    lap(times.sink);
+  }
+  if (energies && energies->pending()) {
+    std::vector<PairResult> ready = energies->finish();
+    lap(times.energy);
+    if (o.progress) o.progress(progress_ready);
+    sink(ready);
+    reaper.give(std::move(ready));
     lap(times.sink);
   }
   reaper.wait();
@@ -410,7 +520,7 @@ void run_gpu(const Views& v, const Params& params, std::size_t q0, std::size_t q
     sink(part);
   }
   lap(times.cpu_queries);
-  work_profile::add_gpu(scanner.stats().kernel_ms / 1000.0);  // the scan's kernels (events), for the run profile
+  work_profile::add_gpu(scanner.stats().kernel_ms / 1000.0 + (energies ? energies->kernel_seconds() : 0.0));  // the scan's kernels (events), for the run profile
   if (o.progress) o.progress(nq * nt);
   if (o.gpu_times != nullptr) *o.gpu_times = times;
 }

@@ -28,6 +28,7 @@ struct GpuPipelineTimes {
   double submit = 0;       // packing and uploading the next batch's targets
   double group = 0;        // candidates grouped by pair
   double finish = 0;       // exact post-processing (finish_pair, OpenMP)
+  double energy = 0;       // duplex strings built, energies waited for, filter and cap applied
   double sink = 0;         // the caller's sink
   double cpu_queries = 0;  // queries the GPU does not take, on the CPU
 };

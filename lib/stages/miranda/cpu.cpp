@@ -24,8 +24,8 @@ int alignment_window_begin(int query_length, int end_column, int score, int gain
 
 PairResult finish_pair(const SeqView& query, const SeqView& target, const Params& params,
                        const ScoreModel& model, std::vector<Candidate> candidates,
-                       std::size_t query_index, std::size_t target_index) {
-  HitCollector collector(query, target, params, query_index, target_index);
+                       std::size_t query_index, std::size_t target_index, bool defer_energy) {
+  HitCollector collector(query, target, params, query_index, target_index, defer_energy);
   if (candidates.empty()) return collector.take();
   sort_candidates(candidates);
   const std::vector<Candidate> survivors = suppress_diagonals(candidates);

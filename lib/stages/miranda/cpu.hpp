@@ -27,10 +27,11 @@ namespace screen::miranda {
 int alignment_window_begin(int query_length, int end_column, int score, int gain, const ScoreModel& m);
 
 // Candidates (every candidate cell of the pair, any order) -> hits in report order. Throws
-// Error(internal) if a traceback window does not reproduce a candidate's score.
+// Error(internal) if a traceback window does not reproduce a candidate's score. defer_energy: as
+// HitCollector's (the caller finishes the pair with apply_energies).
 PairResult finish_pair(const SeqView& query, const SeqView& target, const Params& params,
                        const ScoreModel& model, std::vector<Candidate> candidates,
-                       std::size_t query_index = 0, std::size_t target_index = 0);
+                       std::size_t query_index = 0, std::size_t target_index = 0, bool defer_energy = false);
 
 // The whole pair through the scan: the same result as align_pair. Parameters under which the scan
 // has no bound (a gap that costs nothing) go to align_pair itself.

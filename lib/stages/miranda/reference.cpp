@@ -254,8 +254,9 @@ bool overlaps_accepted(const Alignment& a, const std::vector<Alignment>& accepte
 }
 
 HitCollector::HitCollector(const SeqView& query, const SeqView& target, const Params& params,
-                           std::size_t query_index, std::size_t target_index)
-    : query_(query), target_(target), params_(params), qi_(query_index), ti_(target_index) {
+                           std::size_t query_index, std::size_t target_index, bool defer_energy)
+    : query_(query), target_(target), params_(params), qi_(query_index), ti_(target_index),
+      defer_energy_(defer_energy && params.energy) {
   result_.query_index = query_index;
   result_.target_index = target_index;
 }
@@ -282,6 +283,11 @@ bool HitCollector::offer(const Alignment& a) {
   accepted_.push_back(a);
   Hit h = make_hit(query_, target_, a, qi_, ti_);
   if (params_.strict && !passes_strict(h)) return true;
+  if (defer_energy_) {
+    // Filter and cap later (apply_energies): every hit so far is kept, in report order.
+    result_.hits.push_back(std::move(h));
+    return true;
+  }
   if (params_.energy) {
     // Dropped by the energy filter, a hit still counts as accepted for the overlap test (above).
     // The fast CPU path (tested equal to energy::fold_reference), one folder per thread.
@@ -296,6 +302,23 @@ bool HitCollector::offer(const Alignment& a) {
   }
   result_.hits.push_back(std::move(h));
   return true;
+}
+
+void apply_energies(PairResult& r, const Params& params, const int* energies) {
+  std::size_t kept = 0;
+  for (std::size_t k = 0; k < r.hits.size(); ++k) {
+    Hit& h = r.hits[k];
+    h.energy = energies[k];
+    h.has_energy = true;
+    if (!(printed_energy(h.energy) < params.energy_threshold)) continue;
+    if (params.max_hits_per_pair >= 0 && kept >= static_cast<std::size_t>(params.max_hits_per_pair)) {
+      r.truncated = true;
+      break;
+    }
+    if (kept != k) r.hits[kept] = std::move(h);
+    ++kept;
+  }
+  r.hits.resize(kept);
 }
 
 // ---- the pair -----------------------------------------------------------------------------------

@@ -132,8 +132,11 @@ bool passes_strict(const Hit& h);
 // Step 5 and the per-pair cap: offered alignments in report order; keeps the hits to report.
 class HitCollector {
  public:
+  // defer_energy (with params.energy): hits are kept without their energies, and neither the energy
+  // filter nor the per-pair cap is applied; apply_energies() does both later, with energies
+  // computed elsewhere (the GPU path folds a whole batch's duplexes at once).
   HitCollector(const SeqView& query, const SeqView& target, const Params& params,
-               std::size_t query_index, std::size_t target_index);
+               std::size_t query_index, std::size_t target_index, bool defer_energy = false);
   // Returns false once the pair's hit cap is exceeded (nothing more can be reported).
   bool offer(const Alignment& a);
   PairResult take() { return std::move(result_); }
@@ -142,9 +145,15 @@ class HitCollector {
   SeqView query_, target_;
   Params params_;
   std::size_t qi_, ti_;
+  bool defer_energy_ = false;
   std::vector<Alignment> accepted_;  // passed the overlap test (kept for comparisons)
   PairResult result_;
 };
+
+// A pair collected with deferred energies, finished: hits[k] gets energies[k] (0.01 kcal/mol), then
+// the energy filter and the per-pair cap apply in report order, exactly as HitCollector::offer
+// applies them when it computes the energies itself.
+void apply_energies(PairResult& r, const Params& params, const int* energies);
 
 // Whether an alignment's target interval [rs, re] overlaps an accepted one's by more than
 // kMaxTargetOverlap positions.
