@@ -19,6 +19,7 @@
 #include <thread>
 #include <vector>
 
+#include "apps/screen/async_writer.hpp"
 #include "apps/screen/cli.hpp"
 #include "manifest/param_rules.hpp"
 #include "common/error.hpp"
@@ -160,64 +161,6 @@ void run_gpu_rows(const seq::SequenceSet& q, const seq::SequenceSet& t, int thre
   std::printf("  (GPU times: median of %d runs after a warm-up run)\n", repeats);
 }
 
-// Writes text blocks to a file in order on its own thread, so that writing overlaps the next part's
-// post-processing; at most two blocks wait.
-class AsyncWriter {
- public:
-  explicit AsyncWriter(std::FILE* out) : out_(out), thread_([this] { loop(); }) {}
-  ~AsyncWriter() {
-    if (!thread_.joinable()) return;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      done_ = true;
-      ready_.notify_one();
-    }
-    thread_.join();
-  }
-  AsyncWriter(const AsyncWriter&) = delete;
-  AsyncWriter& operator=(const AsyncWriter&) = delete;
-  void push(std::vector<std::string> block) {
-    std::unique_lock<std::mutex> lock(mutex_);
-    room_.wait(lock, [this] { return queue_.size() < 2; });
-    queue_.push_back(std::move(block));
-    ready_.notify_one();
-  }
-  // Waits until everything is written; throws if a write failed.
-  void finish() {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      done_ = true;
-      ready_.notify_one();
-    }
-    if (thread_.joinable()) thread_.join();
-    if (failed_) throw ResourceError("bench miranda: cannot write the hits file");
-  }
-
- private:
-  void loop() {
-    for (;;) {
-      std::vector<std::string> block;
-      {
-        std::unique_lock<std::mutex> lock(mutex_);
-        ready_.wait(lock, [this] { return done_ || !queue_.empty(); });
-        if (queue_.empty()) return;
-        block = std::move(queue_.front());
-        queue_.pop_front();
-        room_.notify_one();
-      }
-      for (const std::string& s : block)
-        if (!s.empty() && std::fwrite(s.data(), 1, s.size(), out_) != s.size()) failed_ = true;
-    }
-  }
-  std::FILE* out_;
-  std::mutex mutex_;
-  std::condition_variable ready_, room_;
-  std::deque<std::vector<std::string>> queue_;
-  bool done_ = false;
-  bool failed_ = false;
-  std::thread thread_;
-};
-
 // The TSV rows of a part's hits, formatted on all threads, handed to the writer in order; returns
 // their bytes.
 std::size_t write_rows(AsyncWriter& out, const std::vector<miranda::PairResult>& part, const seq::SequenceSet& q,
@@ -307,7 +250,10 @@ void run_transcriptome_rows(const seq::SequenceSet& q, const BenchOptions& o, in
   bo.gpu_times = &times;
   const auto e0 = std::chrono::steady_clock::now();
   {
-    AsyncWriter writer(out);
+    AsyncWriter writer([out, &path](const std::string& text) {
+      if (std::fwrite(text.data(), 1, text.size(), out) != text.size())
+        throw ResourceError("bench miranda: cannot write " + path);
+    });
     miranda::align_batch_streamed(q, t, params, bo, [&](std::vector<miranda::PairResult>& part) {
       bytes += write_rows(writer, part, q, t, threads);
       for (miranda::PairResult& r : part) {

@@ -4,6 +4,7 @@
 // by default (--no-energy: as `miranda -noenergy`). Queries are processed in chunks so that output
 // and progress flow for large inputs.
 #include <fmt/format.h>
+#include <omp.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "apps/screen/async_writer.hpp"
 #include "apps/screen/cli.hpp"
 #include "common/error.hpp"
 #include "common/output_file.hpp"
@@ -51,9 +53,10 @@ struct AlignOptions {
 // Cells (query length x target length) per align_batch call: output is written after each chunk. The
 // CPU path splits a call's targets into blocks for its threads, so one query per call keeps them busy;
 // a GPU call uploads the whole target stream and sets up its scanner, so it takes many queries at
-// once (about 86 microRNAs against a 131-Mnt transcriptome, some hundred MB of hits).
+// once (about 350 microRNAs against a 131-Mnt transcriptome; their TSV rows, some hundred MB, wait
+// until the chunk ends).
 constexpr double kChunkCellsCpu = 4e9;
-constexpr double kChunkCellsGpu = 2.5e11;
+constexpr double kChunkCellsGpu = 1e12;
 constexpr std::size_t kChunkQueries = 512;
 
 
@@ -131,12 +134,23 @@ int run_align(const AlignOptions& o) {
                                                       : "-");
 
   OutputFile out(o.out);
-  std::ostringstream text;
-  miranda::ReportWriter report(text, true);
-  if (o.format == "tsv") out.write(miranda::format_tsv_header(p.energy));
   Progress progress("align", "pairs", total);
   std::size_t hits = 0, pairs_with_hits = 0, truncated = 0;
+  const auto warn_truncated = [&](const miranda::PairResult& r) {
+    if (!r.truncated) return;
+    ++truncated;
+    spdlog::warn("align: {} x {}: more than {} hits; only the first {} are reported", queries.record(r.query_index).name,
+                 targets.record(r.target_index).name, p.max_hits_per_pair, p.max_hits_per_pair);
+  };
   const double chunk_cells = batch.method == miranda::Method::gpu ? kChunkCellsGpu : kChunkCellsCpu;
+  const int threads = batch.threads > 0 ? batch.threads : omp_get_max_threads();
+  // The output: TSV rows are formatted on all threads as each part of a chunk arrives and written on
+  // a thread of their own while the next chunk runs; miRanda's report (state from pair to pair) is
+  // formatted in order after each chunk.
+  AsyncWriter writer([&out](const std::string& text) { out.write(text); });
+  if (o.format == "tsv") writer.push({miranda::format_tsv_header(p.energy)});
+  std::ostringstream text;
+  miranda::ReportWriter report(text, true);
   std::size_t q0 = 0;
   while (q0 < nq) {
     // The next chunk of queries.
@@ -151,38 +165,61 @@ int run_align(const AlignOptions& o) {
     batch.query_end = q1;
     const std::size_t before = q0 * nt;
     batch.progress = [&progress, before](std::size_t done) { progress.update(before + done); };
-    const std::vector<miranda::PairResult> results = miranda::align_batch(queries, targets, p, batch);
-
-    std::size_t r = 0;
-    for (std::size_t qi = q0; qi < q1; ++qi) {
-      for (std::size_t ti = 0; ti < nt; ++ti) {
-        static const std::vector<miranda::Hit> kNoHits;
-        const bool here = r < results.size() && results[r].query_index == qi && results[r].target_index == ti;
-        const miranda::PairResult* pr = here ? &results[r++] : nullptr;
-        const std::vector<miranda::Hit>& pair_hits = pr ? pr->hits : kNoHits;
-        if (pr && pr->truncated) {
-          ++truncated;
-          spdlog::warn("align: {} x {}: more than {} hits; only the first {} are reported", queries.record(qi).name,
-                       targets.record(ti).name, p.max_hits_per_pair, p.max_hits_per_pair);
+    if (o.format == "tsv") {
+      // Parts come target batch by target batch, each in (query, target) order: a query's rows are
+      // its parts' rows in arrival order, written query by query when the chunk ends.
+      std::vector<std::vector<std::string>> rows(q1 - q0);
+      miranda::align_batch_streamed(queries, targets, p, batch, [&](std::vector<miranda::PairResult>& part) {
+        std::vector<std::size_t> starts;  // part indices where a query's pairs begin
+        for (std::size_t k = 0; k < part.size(); ++k) {
+          if (k == 0 || part[k].query_index != part[k - 1].query_index) starts.push_back(k);
+          warn_truncated(part[k]);
+          hits += part[k].hits.size();
+          pairs_with_hits += !part[k].hits.empty();
         }
-        if (o.format == "miranda") {
-          report.pair(pair_hits, queries.record(qi).name, targets.record(ti).name, queries.length(qi),
-                      targets.length(ti));
-        } else {
-          for (const miranda::Hit& h : pair_hits)
-            text << miranda::format_tsv_row(h, queries.record(qi).name, targets.record(ti).name);
+        starts.push_back(part.size());
+        const long long groups = static_cast<long long>(starts.size()) - 1;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+        for (long long g = 0; g < groups; ++g) {
+          std::string s;
+          for (std::size_t k = starts[static_cast<std::size_t>(g)]; k < starts[static_cast<std::size_t>(g) + 1]; ++k) {
+            const miranda::PairResult& r = part[k];
+            for (const miranda::Hit& h : r.hits)
+              s += miranda::format_tsv_row(h, queries.record(r.query_index).name, targets.record(r.target_index).name);
+          }
+          rows[part[starts[static_cast<std::size_t>(g)]].query_index - q0].push_back(std::move(s));
         }
-        hits += pair_hits.size();
-        pairs_with_hits += !pair_hits.empty();
+      });
+      std::vector<std::string> block;
+      for (auto& r : rows)
+        for (auto& s : r) block.push_back(std::move(s));
+      writer.push(std::move(block));
+    } else {
+      const std::vector<miranda::PairResult> results = miranda::align_batch(queries, targets, p, batch);
+      std::size_t r = 0;
+      for (std::size_t qi = q0; qi < q1; ++qi) {
+        for (std::size_t ti = 0; ti < nt; ++ti) {
+          static const std::vector<miranda::Hit> kNoHits;
+          const bool here = r < results.size() && results[r].query_index == qi && results[r].target_index == ti;
+          const miranda::PairResult* pr = here ? &results[r++] : nullptr;
+          const std::vector<miranda::Hit>& pair_hits = pr ? pr->hits : kNoHits;
+          if (pr) warn_truncated(*pr);
+          report.pair(pair_hits, queries.record(qi).name, targets.record(ti).name, queries.length(qi), targets.length(ti));
+          hits += pair_hits.size();
+          pairs_with_hits += !pair_hits.empty();
+        }
       }
+      writer.push({text.str()});
+      text.str(std::string());
     }
-    out.write(text.str());
-    text.str(std::string());
     q0 = q1;
     progress.update(q0 * nt);
   }
-  if (o.format == "miranda") report.finish();
-  out.write(text.str());
+  if (o.format == "miranda") {
+    report.finish();
+    writer.push({text.str()});
+  }
+  writer.finish();
   out.commit();
   spdlog::info("align: {} pairs in {:.2f} s: {} hits in {} pairs{}", total, progress.seconds(), hits,
                pairs_with_hits, truncated > 0 ? fmt::format(" ({} pairs truncated)", truncated) : std::string());

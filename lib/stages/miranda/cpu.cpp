@@ -59,7 +59,7 @@ PairResult finish_pair(const SeqView& query, const SeqView& target, const Params
   }
 
   std::vector<Alignment> traced(survivors.size());
-  DpMatrix m;
+  thread_local DpMatrix m;  // reused from pair to pair (no allocation per pair)
   for (const Window& w : windows) {
     m.compute(query, target, model, w.begin, w.end);
     for (const std::size_t k : w.members) {

@@ -42,17 +42,29 @@ void DpMatrix::compute(const SeqView& query, const SeqView& target, const ScoreM
   c0_ = col_begin;
   c1_ = col_end;
   width_ = static_cast<std::size_t>(c1_ - c0_ + 2);
-  cells_.assign(static_cast<std::size_t>(lq_ + 1) * width_, Cell{});
+  // Only row 0 and column c0-1 are read before they are written: the rest is not cleared (the
+  // matrix is reused from window to window).
+  const std::size_t need = static_cast<std::size_t>(lq_ + 1) * width_;
+  if (cells_.size() < need) cells_.resize(need);
+  std::fill(cells_.begin(), cells_.begin() + static_cast<long>(width_), Cell{});
+  for (int i = 1; i <= lq_; ++i) cells_[index(i, c0_ - 1)] = Cell{};
   for (int i = 1; i <= lq_; ++i) {
-    // Row i holds the query reversed: q'_i = q[Lq - i].
+    // Row i holds the query reversed: q'_i = q[Lq - i]. Its scores by target letter (cell_score).
     const std::uint8_t qa = query.codes[lq_ - i];
+    int row_score[5];
+    for (std::uint8_t b = 0; b < 5; ++b) row_score[b] = cell_score(model, i, lq_, qa, b);
     const int open = gap_open_cost(model, i, lq_);
     const int ext = gap_extend_cost(model, i, lq_);
     const bool c_allowed = target_gap_allowed(i, lq_);
-    for (int j = c0_; j <= c1_; ++j) {
-      const int s = cell_score(model, i, lq_, qa, target.codes[j - 1]);
-      cells_[index(i, j)] = next_cell(cells_[index(i - 1, j - 1)], cells_[index(i, j - 1)],
-                                      cells_[index(i - 1, j)], s, open, ext, c_allowed);
+    Cell* cur = &cells_[index(i, c0_)];
+    const Cell* up = &cells_[index(i - 1, c0_)];
+    const std::uint8_t* t = target.codes + (c0_ - 1);
+    // The left neighbour stays in registers (read back from memory, it would wait on the store).
+    Cell left = cur[-1];
+    for (int k = 0; k <= c1_ - c0_; ++k) {
+      const int s = row_score[t[k] > 4 ? 4 : t[k]];
+      left = next_cell(up[k - 1], left, up[k], s, open, ext, c_allowed);
+      cur[k] = left;
     }
   }
 }
