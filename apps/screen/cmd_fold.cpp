@@ -20,6 +20,7 @@
 #include "common/progress.hpp"
 #include "common/pair_weights.hpp"
 #include "gpu/device_info.hpp"
+#include "stages/energy/cuda.hpp"
 #include "manifest/param_rules.hpp"
 #include "seq/sequence_set.hpp"
 #include "stages/energy/params.hpp"
@@ -53,9 +54,11 @@ constexpr std::size_t kTurnerMaxLength = 4000;
 int run_fold_turner(const FoldOptions& o) {
   if (o.min_loop != 3 || o.max_span != 0 || !o.weights.empty() || o.method != "auto")
     throw UsageError("--min-loop, --max-span, --weights and --method are Nussinov options; --model turner has none");
-  if (o.device == "gpu") not_yet("`screen fold --model turner --device gpu`", "the Turner model folds on the CPU");
-  if (o.device != "cpu" && o.device != "auto")
+  if (o.device != "cpu" && o.device != "gpu" && o.device != "auto")
     throw UsageError(fmt::format("--device must be cpu, gpu or auto, not '{}'", o.device));
+  if (o.device == "gpu" && !energy::gpu_available())
+    throw ResourceError("--device gpu: no usable GPU (" + gpu::no_gpu_reason() + ")");
+  const bool on_gpu = o.device == "gpu" || (o.device == "auto" && energy::gpu_available());
   manifest::rules::require_option("--temperature", manifest::rules::energy_temperature(o.temperature));
   manifest::rules::require_option("--threads", manifest::rules::cpu_threads(o.threads));
   const energy::Model& m = energy::model_at(o.temperature);
@@ -66,21 +69,33 @@ int run_fold_turner(const FoldOptions& o) {
     if (set.length(k) > kTurnerMaxLength)
       throw InputError(fmt::format("{}: record '{}' has {} nt; --model turner folds records of up to {} nt for now",
                                    o.fasta, set.record(k).name, set.length(k), kTurnerMaxLength));
-  spdlog::info("fold: {} sequences, {} nt from {}, Turner 1999 model at {} degrees C", set.size(), set.total_length(),
-               o.fasta, o.temperature);
+  spdlog::info("fold: {} sequences, {} nt from {}, Turner 1999 model at {} degrees C, on the {}", set.size(),
+               set.total_length(), o.fasta, o.temperature, on_gpu ? "GPU (records of up to 128 nt; longer ones on the CPU)" : "CPU");
   // The FASTA reader's letters (upper case, T as U, IUPAC letters as N): docs/energy.md.
   static const char kLetters[] = "ACGUN";
   const long long count = static_cast<long long>(set.size());
-  std::vector<std::string> rows(set.size());
-  const int threads = o.threads > 0 ? o.threads : omp_get_max_threads();
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
-  for (long long k = 0; k < count; ++k) {
-    const auto ku = static_cast<std::size_t>(k);
-    std::string letters(set.length(ku), 'N');
-    for (std::size_t c = 0; c < letters.size(); ++c) letters[c] = kLetters[std::min<unsigned>(set.codes(ku)[c], 4u)];
-    const energy::FoldResult r = energy::fold_reference(letters, m, !o.no_traceback);
-    rows[ku] = fmt::format("{}\t{}\t{:.2f}\t{}\n", set.record(ku).name, set.length(ku), energy::kcal(r.energy), r.structure);
+  std::vector<std::string> letters(set.size());
+  for (std::size_t k = 0; k < set.size(); ++k) {
+    letters[k].assign(set.length(k), 'N');
+    for (std::size_t c = 0; c < letters[k].size(); ++c) letters[k][c] = kLetters[std::min<unsigned>(set.codes(k)[c], 4u)];
   }
+  const int threads = o.threads > 0 ? o.threads : omp_get_max_threads();
+  std::vector<energy::FoldResult> results(set.size());
+  if (on_gpu && o.no_traceback) {
+    energy::GpuDuplexFolder folder(0);
+    const std::vector<int> e = folder.energies(letters, m, threads);
+    for (std::size_t k = 0; k < e.size(); ++k) results[k].energy = e[k];
+  } else if (on_gpu) {
+    results = energy::fold_structures_gpu(letters, m, 0, threads);
+  } else {
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+    for (long long k = 0; k < count; ++k)
+      results[static_cast<std::size_t>(k)] = energy::fold_reference(letters[static_cast<std::size_t>(k)], m, !o.no_traceback);
+  }
+  std::vector<std::string> rows(set.size());
+  for (std::size_t k = 0; k < set.size(); ++k)
+    rows[k] = fmt::format("{}\t{}\t{:.2f}\t{}\n", set.record(k).name, set.length(k), energy::kcal(results[k].energy),
+                          results[k].structure);
   OutputFile out(o.out);
   out.write("name\tlength\tenergy\tstructure\n");
   for (const auto& r : rows) out.write(r);

@@ -81,9 +81,9 @@ __device__ int fold_one(const FoldArgs& args, const BlockTables& bt, const char*
     alias[p + 1] = static_cast<unsigned char>(en::letter_alias(cd));
   }
   if (lane == 0) code[0] = alias[0] = code[n + 1] = alias[n + 1] = 0;
-  // Cell (i, j), 1 <= i <= j <= n, of the upper triangle, row by row.
-  const auto base = [n](int i) { return (i - 1) * (n + 1) - (i - 1) * i / 2; };
-  const auto at = [base](int i, int j) { return base(i) + j - i; };
+  // Cell (i, j), 1 <= i <= j <= n, of the upper triangle, row by row (triangle_index).
+  const auto base = [n](int i) { return triangle_index(n, i, i); };
+  const auto at = [n](int i, int j) { return triangle_index(n, i, j); };
   for (int i = 1 + lane; i <= n; i += kWarp)
     for (int j = i; j <= min(n, i + 3); ++j) {
       const int c = at(i, j);
@@ -264,6 +264,17 @@ __global__ void fold_kernel(FoldArgs args) {
     int e = 0;  // fewer than five letters: no pair fits
     if (n >= 5) e = fold_one(args, bt, args.letters + off, n, Cmi, Cau, M, D, F, code, alias, letters, lane);
     if (lane == 0) args.energies[k] = e;
+    if (args.tables != nullptr && n >= 5 && e != kOverflow) {
+      const int cells = static_cast<int>(triangle_cells(n));
+      std::int16_t* out = args.tables + args.table_offset[k];
+      for (int c = lane; c < cells; c += kWarp) {
+        out[c] = Cau[c];
+        out[cells + c] = M[c];
+      }
+    }
+    if (args.f_out != nullptr)
+      for (int j = lane; j <= n; j += kWarp) args.f_out[off + k + j] = n >= 5 ? F[j] : 0;
+    __syncwarp();  // the tables are read before the warp's next string overwrites them
   }
 }
 

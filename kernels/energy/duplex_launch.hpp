@@ -39,7 +39,17 @@ struct FoldArgs {
   std::uint32_t count = 0;                       // entries of order
   int max_length = 0;                            // the longest of them (<= kMaxGpuDuplex)
   std::int32_t* energies = nullptr;              // energies[k]: 0.01 kcal/mol, or kOverflow
+  // Optional (structures): each string's tables for a host traceback. At tables + table_offset[k]:
+  // its C + terminal AU cells, then its M cells, n(n+1)/2 each, cell (i, j) (1 <= i <= j <= n) at
+  // triangle_index(n, i, j); at f_out + offsets[k] + k: F(0) .. F(n).
+  std::int16_t* tables = nullptr;
+  const std::uint64_t* table_offset = nullptr;
+  std::int32_t* f_out = nullptr;
 };
+
+// The upper triangle's layout, row by row (shared with the host's reading of the tables).
+constexpr int triangle_index(int n, int i, int j) { return (i - 1) * (n + 1) - (i - 1) * i / 2 + j - i; }
+constexpr std::uint64_t triangle_cells(int n) { return static_cast<std::uint64_t>(n) * (n + 1) / 2; }
 
 // Shared memory of one warp and warps per block for strings of up to max_length letters, on a
 // device with `shared_per_sm` bytes of shared memory per multiprocessor.

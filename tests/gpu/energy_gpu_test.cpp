@@ -12,10 +12,13 @@
 #include "stages/energy/cpu.hpp"
 #include "stages/energy/cuda.hpp"
 #include "stages/energy/params.hpp"
+#include "stages/energy/reference.hpp"
 #include "../energy/energy_vectors.hpp"
 
 namespace screen::energy {
 namespace {
+
+using testing::Vector;
 
 std::vector<int> cpu_energies(const std::vector<std::string>& s, const Model& m) { return fold_energies(s, m); }
 
@@ -123,6 +126,33 @@ TEST(EnergyGpu, TwoFoldersInTurnAndEmptyBatches) {
   expect_equal(s2, cpu_energies(s2, m), g2, "second folder");
   EXPECT_TRUE(a.energies({}, m).empty());
   EXPECT_EQ(a.energies({"ACG", ""}, m), (std::vector<int>{0, 0}));
+}
+
+// Structures: the tables filled on the GPU, traced on the CPU by the reference's traceback, give the
+// reference's own structure and energy, for the vectors and random strands (over 128 letters: the
+// CPU reference itself).
+TEST(EnergyGpu, StructuresEqualTheReference) {
+  SCREEN_REQUIRE_GPU();
+  std::mt19937 rng(99);
+  for (const auto& [file, celsius] : {std::pair<const char*, double>{"random_folds_30C.tsv", 30.0}, {"random_folds_37C.tsv", 37.0}}) {
+    std::vector<std::string> s;
+    std::vector<Vector> v = testing::read_vectors(file);
+    for (const auto& x : v) s.push_back(x.sequence);
+    for (const auto& x : random_strands(rng, 1500)) s.push_back(x);
+    const Model& m = model_at(celsius);
+    const std::vector<FoldResult> got = fold_structures_gpu(s, m, 0, 0);
+    ASSERT_EQ(got.size(), s.size());
+    std::vector<FoldResult> want(s.size());
+    screen::testing::parallel_for(s.size(), [&](std::size_t k) { want[k] = fold_reference(s[k], m, true); });
+    int bad = 0;
+    for (std::size_t k = 0; k < s.size(); ++k) {
+      if ((got[k].energy != want[k].energy || got[k].structure != want[k].structure) && ++bad <= 5)
+        ADD_FAILURE() << file << " " << s[k] << ": want " << want[k].energy << " " << want[k].structure << ", got "
+                      << got[k].energy << " " << got[k].structure;
+      if (k < v.size() && got[k].energy != v[k].energy && ++bad <= 5) ADD_FAILURE() << "vector " << k << " energy";
+    }
+    EXPECT_EQ(bad, 0) << file;
+  }
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include "gpu/stream.hpp"
 #include "kernels/energy/duplex_launch.hpp"
 #include "stages/energy/cpu.hpp"
+#include "stages/energy/reference.hpp"
 
 namespace screen::energy {
 
@@ -71,6 +72,15 @@ struct GpuDuplexFolder::Impl {
   int launches = 0;
   const Model* model = nullptr;
   std::vector<std::uint32_t> cpu_list;  // strings the kernel does not take
+  std::vector<char> gpu_folded;         // per string of the last batch: folded by the GPU
+  // Tables for structures (submit with_tables).
+  bool with_tables = false;
+  gpu::PinnedBuffer<std::uint64_t> h_table_offset;
+  gpu::DeviceBuffer<std::uint64_t> d_table_offset;
+  gpu::PinnedBuffer<std::int16_t> h_tables;
+  gpu::DeviceBuffer<std::int16_t> d_tables;
+  gpu::PinnedBuffer<std::int32_t> h_f;
+  gpu::DeviceBuffer<std::int32_t> d_f;
   GpuFoldStats stats;
 
   explicit Impl(int dev) : device(dev) {}
@@ -104,7 +114,8 @@ GpuDuplexFolder::~GpuDuplexFolder() {
   if (impl_ && impl_->pending) cudaStreamSynchronize(impl_->stream.get());  // buffers outlive the work
 }
 
-void GpuDuplexFolder::submit(const char* letters, const std::uint64_t* offsets, std::size_t count, const Model& m) {
+void GpuDuplexFolder::submit(const char* letters, const std::uint64_t* offsets, std::size_t count, const Model& m,
+                             bool with_tables) {
   Impl& s = *impl_;
   if (s.pending) throw Error(ExitCode::internal, "GpuDuplexFolder: submit before the last batch was collected");
   CUDA_CHECK(cudaSetDevice(s.device));
@@ -113,6 +124,7 @@ void GpuDuplexFolder::submit(const char* letters, const std::uint64_t* offsets, 
   s.count = count;
   s.cpu_list.clear();
   s.launches = 0;
+  s.with_tables = with_tables;
   const std::uint64_t first = count ? offsets[0] : 0, total = count ? offsets[count] - first : 0;
   if (total > std::numeric_limits<std::uint32_t>::max())
     throw UsageError(fmt::format("duplex energies on the GPU: a batch of {} letters; at most 4 Gi per batch", total));
@@ -146,6 +158,18 @@ void GpuDuplexFolder::submit(const char* letters, const std::uint64_t* offsets, 
   s.d_offsets.upload(s.h_offsets.get(), count + 1, st);
   s.d_order.upload(s.h_order.get(), on_gpu, st);
   if (s.d_energy.size() < count) s.d_energy.allocate(count);
+  std::uint64_t table_cells = 0;
+  if (with_tables) {
+    s.h_table_offset.reserve(count + 1);
+    for (std::size_t k = 0; k < count; ++k) {
+      s.h_table_offset[k] = table_cells;
+      table_cells += 2 * knl::triangle_cells(static_cast<int>(offsets[k + 1] - offsets[k]));
+    }
+    s.h_table_offset[count] = table_cells;
+    s.d_table_offset.upload(s.h_table_offset.get(), count + 1, st);
+    if (s.d_tables.size() < table_cells) s.d_tables.allocate(table_cells);
+    if (s.d_f.size() < total + count) s.d_f.allocate(total + count);
+  }
   s.events.start(st);
   for (std::size_t c = 0; c < kClasses.size(); ++c) {
     if (begin[c + 1] == begin[c]) continue;
@@ -159,11 +183,22 @@ void GpuDuplexFolder::submit(const char* letters, const std::uint64_t* offsets, 
     a.count = static_cast<std::uint32_t>(begin[c + 1] - begin[c]);
     a.max_length = kClasses[c];
     a.energies = s.d_energy.get();
+    if (with_tables) {
+      a.tables = s.d_tables.get();
+      a.table_offset = s.d_table_offset.get();
+      a.f_out = s.d_f.get();
+    }
     knl::launch_fold(a, s.device, st);
     ++s.launches;
   }
   s.events.stop(st);
   s.d_energy.download(s.h_energy.get(), count, st);
+  if (with_tables) {
+    s.h_tables.reserve(std::max<std::uint64_t>(table_cells, 1));
+    s.h_f.reserve(total + count);
+    s.d_tables.download(s.h_tables.get(), table_cells, st);
+    s.d_f.download(s.h_f.get(), total + count, st);
+  }
 }
 
 void GpuDuplexFolder::collect(int* out, int threads) {
@@ -178,11 +213,12 @@ void GpuDuplexFolder::collect(int* out, int threads) {
   s.stats.launches += s.launches;
   s.stats.strings += s.count;
   // The GPU's energies, then the CPU for what it did not take or could not keep in 16 bits.
-  std::vector<char> on_cpu(s.count, 0);
-  for (const std::uint32_t k : s.cpu_list) on_cpu[k] = 1;
+  s.gpu_folded.assign(s.count, 1);
+  for (const std::uint32_t k : s.cpu_list) s.gpu_folded[k] = 0;
   for (std::size_t k = 0; k < s.count; ++k) {
-    if (on_cpu[k]) continue;
+    if (!s.gpu_folded[k]) continue;
     if (s.h_energy[k] == knl::kOverflow) {
+      s.gpu_folded[k] = 0;
       s.cpu_list.push_back(static_cast<std::uint32_t>(k));
       continue;
     }
@@ -219,5 +255,55 @@ std::vector<int> GpuDuplexFolder::energies(const std::vector<std::string>& strin
 }
 
 const GpuFoldStats& GpuDuplexFolder::stats() const { return impl_->stats; }
+
+bool GpuDuplexFolder::tables(std::size_t k, Tables& out) const {
+  const Impl& s = *impl_;
+  if (!s.with_tables || s.pending || k >= s.count || !s.gpu_folded[k]) return false;
+  out.n = static_cast<int>(s.h_offsets[k + 1] - s.h_offsets[k]);
+  const std::uint64_t cells = knl::triangle_cells(out.n);
+  out.cau = s.h_tables.get() + s.h_table_offset[k];
+  out.m = out.cau + cells;
+  out.f = s.h_f.get() + s.h_offsets[k] + k;
+  return true;
+}
+
+std::vector<FoldResult> fold_structures_gpu(const std::vector<std::string>& strings, const Model& m, int device,
+                                            int threads) {
+  GpuDuplexFolder folder(device);
+  std::vector<std::uint64_t> offsets(strings.size() + 1, 0);
+  for (std::size_t k = 0; k < strings.size(); ++k) offsets[k + 1] = offsets[k] + strings[k].size();
+  std::string letters;
+  letters.reserve(offsets.back());
+  for (const auto& s : strings) letters += s;
+  folder.submit(letters.data(), offsets.data(), strings.size(), m, /*with_tables=*/true);
+  std::vector<int> energies(strings.size(), 0);
+  if (threads <= 0) threads = omp_get_max_threads();
+  folder.collect(energies.data(), threads);
+  std::vector<FoldResult> out(strings.size());
+  const long long n = static_cast<long long>(strings.size());
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+  for (long long q = 0; q < n; ++q) {
+    const std::size_t k = static_cast<std::size_t>(q);
+    GpuDuplexFolder::Tables t;
+    if (!folder.tables(k, t)) {  // the CPU fallback
+      out[k] = fold_reference(strings[k], m, true);
+      continue;
+    }
+    std::vector<int> code(static_cast<std::size_t>(t.n) + 1, 0);
+    for (int i = 1; i <= t.n; ++i) code[static_cast<std::size_t>(i)] = letter_code(strings[k][static_cast<std::size_t>(i - 1)]);
+    const auto c = [&](int i, int j) {
+      const int type = pair_type(code[static_cast<std::size_t>(i)], code[static_cast<std::size_t>(j)]);
+      const int v = t.cau[knl::triangle_index(t.n, i, j)];
+      return type == 0 || v == knl::kInf16 ? kInf : v - terminal_penalty(m, type);
+    };
+    const auto mm = [&](int i, int j) {
+      const int v = t.m[knl::triangle_index(t.n, i, j)];
+      return v == knl::kInf16 ? kInf : v;
+    };
+    out[k].energy = energies[k];
+    out[k].structure = traceback_with_tables(strings[k], m, c, mm, [&](int j) { return t.f[j]; });
+  }
+  return out;
+}
 
 }  // namespace screen::energy

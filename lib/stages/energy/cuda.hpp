@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "stages/energy/energy_model.hpp"
+#include "stages/energy/reference.hpp"
 
 namespace screen::energy {
 
@@ -39,7 +40,9 @@ class GpuDuplexFolder {
 
   // The strings letters[offsets[k] .. offsets[k+1]), k < count, as written (the tetraloop bonus reads
   // case and T), under model m. The letters are copied; m must stay alive until collect().
-  void submit(const char* letters, const std::uint64_t* offsets, std::size_t count, const Model& m);
+  // with_tables: the kernel also keeps each string's tables, for structures (fold_structures_gpu).
+  void submit(const char* letters, const std::uint64_t* offsets, std::size_t count, const Model& m,
+              bool with_tables = false);
   // Waits for the submitted batch; out[k] = the energy of string k (0.01 kcal/mol). `threads` for
   // the CPU fallback (0: OpenMP's default).
   void collect(int* out, int threads = 0);
@@ -48,9 +51,26 @@ class GpuDuplexFolder {
 
   const GpuFoldStats& stats() const;
 
+  // After collect() of a batch submitted with tables: string k's tables as the kernel left them
+  // (C + terminal AU and M, 16-bit, kernels/energy/duplex_launch.hpp's triangle layout; F), or false
+  // when the CPU folded it.
+  struct Tables {
+    int n = 0;
+    const std::int16_t* cau = nullptr;
+    const std::int16_t* m = nullptr;
+    const std::int32_t* f = nullptr;
+  };
+  bool tables(std::size_t k, Tables& out) const;
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+// MFE and one MFE structure of each string (as fold_reference gives them): the tables filled on the
+// GPU, the structure traced on the CPU from them by the reference's traceback (threads); strings
+// the kernel does not take, by fold_reference.
+std::vector<FoldResult> fold_structures_gpu(const std::vector<std::string>& strings, const Model& m, int device = 0,
+                                            int threads = 0);
 
 }  // namespace screen::energy

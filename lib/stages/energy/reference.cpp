@@ -43,6 +43,16 @@ class Folder {
     return n_ >= 1 ? F_[n_] : 0;
   }
 
+  // Tables filled elsewhere (a fast path), for traceback(): C and M for 1 <= i <= j <= n, F(0..n).
+  void load(const CellValue& cv, const CellValue& mv_, const std::function<int(int)>& f) {
+    for (int i = 1; i <= n_; ++i)
+      for (int j = i + 4; j <= n_; ++j) {
+        c(i, j) = cv(i, j);
+        m(i, j) = mv_(i, j);
+      }
+    for (int j = 0; j <= n_; ++j) F_[static_cast<std::size_t>(j)] = f(j);
+  }
+
   std::string traceback() {
     std::string out(static_cast<std::size_t>(n_), '.');
     std::vector<Item> stack{{'F', 0, n_}};
@@ -201,6 +211,14 @@ class Folder {
 };
 
 }  // namespace
+
+std::string traceback_with_tables(const std::string& letters, const Model& m, const CellValue& c, const CellValue& mm,
+                                  const std::function<int(int)>& f) {
+  if (letters.size() < 5) return std::string(letters.size(), '.');
+  Folder folder(letters, m);
+  folder.load(c, mm, f);
+  return folder.traceback();
+}
 
 FoldResult fold_reference(const std::string& letters, const Model& m, bool with_structure) {
   Folder f(letters, m);
