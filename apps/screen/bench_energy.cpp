@@ -3,6 +3,7 @@
 // batch), on the duplex strings of miRanda hits: those of
 // QUERIES x TARGETS found by `screen align` (default: the human microRNAs against the SARS-CoV-2
 // genome in data/), or the first column of a TSV (--duplexes, e.g. tests/data/energy/duplex_folds_30C.tsv).
+// --transcriptome: the end-to-end case instead (bench miranda's transcriptome rows, with energies).
 #include <fmt/format.h>
 #include <omp.h>
 
@@ -37,6 +38,7 @@ struct BenchEnergyOptions {
   int reference_sample = 2000;
   int gpu_device = 0;
   int gpu_copies = 50;
+  std::string transcriptome;  // the transcriptome case instead of the duplex rows
 };
 
 std::vector<std::string> duplexes_from_tsv(const std::string& path) {
@@ -75,6 +77,11 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 int run_bench_energy(const BenchEnergyOptions& opt) {
   const int threads = opt.threads > 0 ? opt.threads : omp_get_max_threads();
+  if (!opt.transcriptome.empty()) {
+    // The transcriptome case: every query against the targets, end to end with energies on the GPU.
+    bench_transcriptome_with_energies(opt.queries, opt.transcriptome, opt.threads);
+    return 0;
+  }
   const std::vector<std::string> seqs =
       opt.duplexes.empty() ? duplexes_from_hits(opt.queries, opt.targets, threads) : duplexes_from_tsv(opt.duplexes);
   if (seqs.empty()) throw InputError("no duplexes to fold");
@@ -155,6 +162,9 @@ void add_bench_energy(CLI::App& bench, Action& action) {
   cmd->add_option("--gpu-copies", opt->gpu_copies, "Copies of the set folded in one GPU batch (throughput row)")
       ->capture_default_str()
       ->check(CLI::Range(1, 100000));
+  cmd->add_option("--transcriptome", opt->transcriptome,
+                  "Instead: the transcriptome case, --queries against this FASTA end to end on the GPU with energies "
+                  "(scan, post-processing, energies, every hit written as TSV; the first 20 queries checked against the CPU)");
   cmd->callback([&action, opt] { action = [opt]() -> int { return run_bench_energy(*opt); }; });
 }
 

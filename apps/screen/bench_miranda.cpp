@@ -21,6 +21,7 @@
 
 #include "apps/screen/async_writer.hpp"
 #include "apps/screen/cli.hpp"
+#include "gpu/device_info.hpp"
 #include "manifest/param_rules.hpp"
 #include "common/error.hpp"
 #include "seq/sequence_set.hpp"
@@ -355,6 +356,18 @@ int run_bench(const BenchOptions& o) {
 }
 
 }  // namespace
+
+void bench_transcriptome_with_energies(const std::string& queries, const std::string& transcriptome, int threads) {
+  if (!miranda::gpu_available()) throw ResourceError("the transcriptome case runs on the GPU: " + gpu::no_gpu_reason());
+  BenchOptions o;
+  o.queries = queries;
+  o.transcriptome = transcriptome;
+  o.energy = true;
+  const int th = threads > 0 ? threads : omp_get_max_threads();
+  seq::FastaOptions fo;
+  fo.mask_x = true;
+  run_transcriptome_rows(seq::read_fasta(queries, fo), o, th);
+}
 
 void add_bench_miranda(CLI::App& bench, Action& action) {
   auto* cmd = bench.add_subcommand("miranda", "Benchmark: miRanda-style alignment (reference, SIMD scan, GPU scan)");

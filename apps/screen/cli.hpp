@@ -28,6 +28,9 @@ void add_bench_nussinov(CLI::App& bench, Action& action);
 void add_bench_miranda(CLI::App& bench, Action& action);
 void add_bench_bpmax(CLI::App& bench, Action& action);
 void add_bench_energy(CLI::App& bench, Action& action);
+// The miRanda transcriptome case end to end with duplex energies on the GPU (bench miranda's rows),
+// for `bench energy --transcriptome`.
+void bench_transcriptome_with_energies(const std::string& queries, const std::string& transcriptome, int threads);
 
 // Throws NotImplementedError: `what` is not in this build; `why` says what brings it or what to use instead.
 [[noreturn]] void not_yet(const std::string& what, const std::string& why);
