@@ -456,6 +456,15 @@ void run_gpu(const Views& v, const Params& params, std::size_t q0, std::size_t q
   std::optional<GpuEnergies> energies;
   if (params.energy) energies.emplace(o.gpu_device, params, threads);
   std::size_t progress_ready = 0;
+  // The oldest part whose energies are on the GPU: collected, finished and handed to the sink.
+  const auto send_previous = [&] {
+    std::vector<PairResult> ready = energies->finish();
+    lap(times.energy);
+    if (o.progress) o.progress(progress_ready);
+    sink(ready);
+    reaper.give(std::move(ready));
+    lap(times.sink);
+  };
   if (nb > 0) scanner.submit(0);
   lap(times.setup);
   for (std::size_t b = 0; b < nb; ++b) {
@@ -487,14 +496,7 @@ void run_gpu(const Views& v, const Params& params, std::size_t q0, std::size_t q
       // This batch's energies start on the GPU; the previous batch's are collected and it goes out.
       energies->submit(std::move(part));
       lap(times.energy);
-      if (energies->pending() && b > 0) {
-        std::vector<PairResult> ready = energies->finish();
-        lap(times.energy);
-        if (o.progress) o.progress(progress_ready);
-        sink(ready);
-        reaper.give(std::move(ready));
-        lap(times.sink);
-      }
+      if (energies->pending() && b > 0) send_previous();
       progress_ready = gpu_side * done;
       continue;
     }
@@ -503,14 +505,7 @@ void run_gpu(const Views& v, const Params& params, std::size_t q0, std::size_t q
     reaper.give(std::move(part));
     lap(times.sink);
   }
-  if (energies && energies->pending()) {
-    std::vector<PairResult> ready = energies->finish();
-    lap(times.energy);
-    if (o.progress) o.progress(progress_ready);
-    sink(ready);
-    reaper.give(std::move(ready));
-    lap(times.sink);
-  }
+  if (energies && energies->pending()) send_previous();
   reaper.wait();
   lap(times.sink);
   BatchOptions cpu_options = o;
