@@ -1,15 +1,20 @@
-// `screen export OUTPUT --stage nussinov|miranda|bpmax [--format tsv|miranda] [--out FILE]`: rows of
-// one stage of <OUTPUT>/results.h5 (or a results file given directly) as TSV, or for miRanda as the
-// '>' and '>>' lines miRanda 3.3a prints (lib/stages/miranda/miranda_format.hpp).
+// `screen export OUTPUT --stage nussinov|miranda|miranda_pairs|bpmax|all [--format tsv|csv|bed|miranda]
+// [--columns LIST] [--out FILE]`: the tables of <OUTPUT>/results.h5 (or a results file given
+// directly) as TSV, CSV or BED6 (sites: miRanda hits and BPMax sites), or for miRanda as the '>' and
+// '>>' lines miRanda 3.3a prints (lib/stages/miranda/miranda_format.hpp). A file name ending in ".gz"
+// is written compressed; `--stage all` writes every table of the job into a folder (TSV, CSV), or
+// every site into one BED.
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 
 #include <fmt/format.h>
 
 #include "apps/screen/cli.hpp"
+#include "apps/screen/export_table.hpp"
 #include "common/error.hpp"
 #include "common/output_file.hpp"
 #include "common/pair_weights.hpp"
@@ -24,8 +29,13 @@ struct ExportArgs {
   std::string output;
   std::string stage;
   std::string format = "tsv";
+  std::string columns;
   std::string out;
+  bool gzip = false;  // --stage all into a folder: <table>.tsv.gz
 };
+
+// A table's rows, handed to a TableWriter made with its header.
+using MakeWriter = std::function<TableWriter(std::vector<std::string> header)>;
 
 miranda::Hit to_hit(const store::MirandaHitRow& r, bool with_energy) {
   miranda::Hit h;
@@ -47,32 +57,49 @@ miranda::Hit to_hit(const store::MirandaHitRow& r, bool with_energy) {
   return h;
 }
 
-void export_nussinov(const store::ResultsReader& rd, OutputFile& out) {
+void export_nussinov(const store::ResultsReader& rd, const MakeWriter& make) {
   const int scale = static_cast<int>(rd.stage_group(store::StageKind::nussinov).get_int("score_scale"));
-  out.write("side\tset\tname\tlength\tscore\tstructure\n");
+  TableWriter w = make({"side", "set", "name", "length", "score", "structure"});
   for (const store::Side side : {store::Side::query, store::Side::target}) {
     const auto seqs = side == store::Side::query ? rd.queries() : rd.targets();
     for (const auto& r : rd.nussinov(side)) {
       const auto& s = seqs.at(r.sequence);
-      out.write(fmt::format("{}\t{}\t{}\t{}\t{}\t{}\n", side == store::Side::query ? "query" : "target", s.set, s.name,
-                            s.length, format_score(r.score, scale), r.structure));
+      w.row({side == store::Side::query ? "query" : "target", s.set, s.name, std::to_string(s.length),
+             format_score(r.score, scale), r.structure});
     }
   }
 }
 
-void export_miranda(const store::ResultsReader& rd, OutputFile& out, bool miranda_format) {
+bool miranda_has_energy(const store::ResultsReader& rd) {
+  // Whether the run computed energies (stages.miranda.energy): then the '>>' lines and the TSV carry them.
+  const store::h5::Group params = rd.stage_group(store::StageKind::miranda);
+  return params.has_attribute("energy") && params.get_bool("energy");
+}
+
+void export_miranda(const store::ResultsReader& rd, const MakeWriter& make) {
+  const auto queries = rd.queries();
+  const auto targets = rd.targets();
+  const bool with_energy = miranda_has_energy(rd);
+  // The cells of the rows `screen align` writes (one formatting for both).
+  TableWriter w = make(split_tabs(miranda::format_tsv_header(with_energy)));
+  for (const auto& r : rd.miranda_hits())
+    w.row(split_tabs(miranda::format_tsv_row(to_hit(r, with_energy), queries.at(r.query).name, targets.at(r.target).name)));
+}
+
+void export_miranda_pairs(const store::ResultsReader& rd, const MakeWriter& make) {
+  const auto queries = rd.queries();
+  const auto targets = rd.targets();
+  TableWriter w = make({"query", "target", "total_score", "max_score", "hit_count", "truncated"});
+  for (const auto& r : rd.miranda_pairs())
+    w.row({queries.at(r.query).name, targets.at(r.target).name, std::to_string(r.total_score),
+           std::to_string(r.max_score), std::to_string(r.hit_count), std::to_string(r.truncated)});
+}
+
+void export_miranda_text(const store::ResultsReader& rd, OutputFile& out) {
   const auto queries = rd.queries();
   const auto targets = rd.targets();
   const auto hits = rd.miranda_hits();
-  // Whether the run computed energies (stages.miranda.energy): then the '>>' lines and the TSV carry them.
-  const store::h5::Group params = rd.stage_group(store::StageKind::miranda);
-  const bool with_energy = params.has_attribute("energy") && params.get_bool("energy");
-  if (!miranda_format) {
-    out.write(miranda::format_tsv_header(with_energy));
-    for (const auto& r : hits)
-      out.write(miranda::format_tsv_row(to_hit(r, with_energy), queries.at(r.query).name, targets.at(r.target).name));
-    return;
-  }
+  const bool with_energy = miranda_has_energy(rd);
   // Rows are sorted by pair, then target position; miRanda reports a pair's hits in rank order.
   std::size_t i = 0;
   while (i < hits.size()) {
@@ -97,21 +124,44 @@ void export_miranda(const store::ResultsReader& rd, OutputFile& out, bool mirand
   }
 }
 
-void export_bpmax(const store::ResultsReader& rd, OutputFile& out) {
+void export_bpmax(const store::ResultsReader& rd, const MakeWriter& make) {
   const int scale = static_cast<int>(rd.stage_group(store::StageKind::bpmax).get_int("score_scale"));
   const auto queries = rd.queries();
   const auto targets = rd.targets();
   const auto structures = rd.bpmax_structures();
-  out.write("query\ttarget\tscore\tquery_begin\tquery_end\ttarget_begin\ttarget_end\tstructure\tinter\n");
+  TableWriter w = make({"query", "target", "score", "query_begin", "query_end", "target_begin", "target_end",
+                        "structure", "inter"});
   std::size_t k = 0;
   for (const auto& r : rd.bpmax_scores()) {
     while (k < structures.size() && std::make_pair(structures[k].query, structures[k].target) <
                                         std::make_pair(r.query, r.target))
       ++k;
     const bool has = k < structures.size() && structures[k].query == r.query && structures[k].target == r.target;
-    out.write(fmt::format("{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n", queries.at(r.query).name, targets.at(r.target).name,
-                          format_score(r.score, scale), r.query_begin, r.query_end, r.target_begin, r.target_end,
-                          has ? structures[k].structure : "", has ? structures[k].inter : ""));
+    w.row({queries.at(r.query).name, targets.at(r.target).name, format_score(r.score, scale), std::to_string(r.query_begin),
+           std::to_string(r.query_end), std::to_string(r.target_begin), std::to_string(r.target_end),
+           has ? structures[k].structure : "", has ? structures[k].inter : ""});
+  }
+}
+
+// BED6 of the sites: target, start (0-based), end (exclusive), query, score, strand. miRanda hits
+// span their target interval as miRanda prints it; BPMax sites their target interval (pairs without
+// a site, score 0, are left out).
+void bed_miranda(const store::ResultsReader& rd, TableWriter& w) {
+  const auto queries = rd.queries();
+  const auto targets = rd.targets();
+  for (const auto& r : rd.miranda_hits())
+    w.row({targets.at(r.target).name, std::to_string(r.rstart - 1), std::to_string(r.rend), queries.at(r.query).name,
+           std::to_string(r.score), "+"});
+}
+
+void bed_bpmax(const store::ResultsReader& rd, TableWriter& w) {
+  const int scale = static_cast<int>(rd.stage_group(store::StageKind::bpmax).get_int("score_scale"));
+  const auto queries = rd.queries();
+  const auto targets = rd.targets();
+  for (const auto& r : rd.bpmax_scores()) {
+    if (r.score <= 0 || r.target_begin < 1) continue;
+    w.row({targets.at(r.target).name, std::to_string(r.target_begin - 1), std::to_string(r.target_end),
+           queries.at(r.query).name, format_score(r.score, scale), "+"});
   }
 }
 
@@ -131,39 +181,91 @@ std::string results_file(const std::string& output) {
   throw InputError(fmt::format("{}: not a job's output folder (no results.h5 and no run.info)", output));
 }
 
+struct Table {
+  const char* name;
+  store::StageKind stage;
+  void (*write)(const store::ResultsReader&, const MakeWriter&);
+};
+constexpr Table kTables[] = {
+    {"nussinov", store::StageKind::nussinov, export_nussinov},
+    {"miranda", store::StageKind::miranda, export_miranda},
+    {"miranda_pairs", store::StageKind::miranda, export_miranda_pairs},
+    {"bpmax", store::StageKind::bpmax, export_bpmax},
+};
+
 int run_export(const ExportArgs& a) {
-  if (a.format != "tsv" && a.format != "miranda")
-    throw UsageError(fmt::format("--format must be tsv or miranda, not '{}'", a.format));
-  if (a.format == "miranda" && a.stage != "miranda") throw UsageError("--format miranda is for --stage miranda");
+  const bool all = a.stage == "all";
+  const Table* table = nullptr;
+  for (const Table& t : kTables)
+    if (a.stage == t.name) table = &t;
+  if (!all && table == nullptr)
+    throw UsageError(fmt::format("--stage must be nussinov, miranda, miranda_pairs, bpmax or all, not '{}'", a.stage));
+  if (a.format == "miranda") {
+    if (a.stage != "miranda") throw UsageError("--format miranda is for --stage miranda");
+    if (!a.columns.empty()) throw UsageError("--columns does not apply to --format miranda");
+  }
+  const ExportFormat format = a.format == "miranda" ? ExportFormat::tsv : parse_export_format(a.format);
+  if (a.gzip && !all) throw UsageError("--gzip is for --stage all (a file name ending in .gz compresses one table)");
+  if (format == ExportFormat::bed && !all && a.stage != "miranda" && a.stage != "bpmax")
+    throw UsageError("--format bed holds sites: --stage miranda, bpmax or all");
   const std::string path = results_file(a.output);
   const store::ResultsReader rd(path);
-  store::StageKind kind;
-  if (a.stage == "nussinov")
-    kind = store::StageKind::nussinov;
-  else if (a.stage == "miranda")
-    kind = store::StageKind::miranda;
-  else if (a.stage == "bpmax")
-    kind = store::StageKind::bpmax;
-  else
-    throw UsageError(fmt::format("--stage must be nussinov, miranda or bpmax, not '{}'", a.stage));
-  if (!rd.has_stage(kind)) throw UsageError(fmt::format("{}: the job did not run the {} stage", path, a.stage));
-  OutputFile out(a.out);
-  if (kind == store::StageKind::nussinov) export_nussinov(rd, out);
-  if (kind == store::StageKind::miranda) export_miranda(rd, out, a.format == "miranda");
-  if (kind == store::StageKind::bpmax) export_bpmax(rd, out);
-  out.commit();
+  if (!all && !rd.has_stage(table->stage))
+    throw UsageError(fmt::format("{}: the job did not run the {} stage", path, a.stage));
+
+  if (format == ExportFormat::bed) {
+    // Sites of the chosen stage, or of every site stage the job ran.
+    OutputFile out(a.out);
+    TableWriter w(out, format, {}, a.columns, "sites");
+    if ((all || a.stage == "miranda") && rd.has_stage(store::StageKind::miranda)) bed_miranda(rd, w);
+    if ((all || a.stage == "bpmax") && rd.has_stage(store::StageKind::bpmax)) bed_bpmax(rd, w);
+    out.commit();
+    return 0;
+  }
+  if (!all) {
+    OutputFile out(a.out);
+    if (a.format == "miranda") {
+      export_miranda_text(rd, out);
+    } else {
+      table->write(rd, [&](std::vector<std::string> header) {
+        return TableWriter(out, format, std::move(header), a.columns, table->name);
+      });
+    }
+    out.commit();
+    return 0;
+  }
+  // Every table of the job into a folder: <table>.<tsv|csv>[.gz].
+  if (a.out.empty() || a.out == "-") throw UsageError("--stage all writes one file per table: --out names a folder");
+  if (!a.columns.empty()) throw UsageError("--columns is for one table (the tables have different columns)");
+  std::error_code ec;
+  std::filesystem::create_directories(a.out, ec);
+  if (ec) throw ResourceError(fmt::format("{}: cannot create the folder: {}", a.out, ec.message()));
+  for (const Table& t : kTables) {
+    if (!rd.has_stage(t.stage)) continue;
+    OutputFile out(fmt::format("{}/{}.{}{}", a.out, t.name, export_extension(format), a.gzip ? ".gz" : ""));
+    t.write(rd, [&](std::vector<std::string> header) { return TableWriter(out, format, std::move(header), "", t.name); });
+    out.commit();
+  }
   return 0;
 }
 
 }  // namespace
 
 void add_export(CLI::App& app, Action& action) {
-  auto* cmd = app.add_subcommand("export", "Export a job's results as TSV or miRanda text");
+  auto* cmd = app.add_subcommand("export", "Export a job's results as TSV, CSV, BED or miRanda text");
   auto a = std::make_shared<ExportArgs>();
   cmd->add_option("output", a->output, "The job's output folder (or a results.h5)")->required();
-  cmd->add_option("--stage", a->stage, "nussinov, miranda or bpmax")->required();
-  cmd->add_option("--format", a->format, "tsv (default) or miranda (--stage miranda)");
-  cmd->add_option("--out", a->out, "Output file (default: standard output)");
+  cmd->add_option("--stage", a->stage,
+                  "nussinov, miranda (hits), miranda_pairs (per-pair summaries), bpmax, or all (every table into "
+                  "the --out folder; with --format bed, every site)")
+      ->required();
+  cmd->add_option("--format", a->format,
+                  "tsv (default), csv, bed (BED6 of the sites: miranda, bpmax or all) or miranda (miRanda's '>' and "
+                  "'>>' lines, --stage miranda)");
+  cmd->add_option("--columns", a->columns, "The columns to write, comma-separated, in this order (tsv, csv; one table)");
+  cmd->add_option("--out", a->out,
+                  "Output file (default: standard output; a name ending in .gz is compressed); a folder for --stage all");
+  cmd->add_flag("--gzip", a->gzip, "--stage all: compress the files (<table>.tsv.gz)");
   cmd->callback([&action, a] { action = [a]() -> int { return run_export(*a); }; });
 }
 
