@@ -59,9 +59,9 @@ TEST(MirandaFormat, AlignmentBlock) {
 TEST(MirandaFormat, Tsv) {
   EXPECT_EQ(format_tsv_header(),
             "query\ttarget\tscore\tqstart\tqend\trstart\trend\tlength\tidentity\tsimilarity\t"
-            "query_aln\tmatch\ttarget_aln\n");
+            "site_type\tquery_aln\tmatch\ttarget_aln\n");
   EXPECT_EQ(format_tsv_row(sample(), "q", "t"),
-            "q\tt\t167\t2\t20\t3340\t3360\t18\t83.33\t94.44\tgtCGAAAGTTTTACTAGAGTg\t  |:||||| |||||||||: \t"
+            "q\tt\t167\t2\t20\t3340\t3360\t18\t83.33\t94.44\toffset-6mer\tgtCGAAAGTTTTACTAGAGTg\t  |:||||| |||||||||: \t"
             "taGTTTTCACAATGATCTCGg\n");
 }
 

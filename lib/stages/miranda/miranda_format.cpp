@@ -6,6 +6,8 @@
 #include <cstdarg>
 #include <cstdio>
 
+#include "stages/miranda/site_type.hpp"
+
 namespace screen::miranda {
 
 namespace {
@@ -87,7 +89,7 @@ std::string format_alignment_block(const Hit& h, const double* energy) {
 
 std::string format_tsv_header(bool with_energy) {
   return std::string("query\ttarget\tscore\tqstart\tqend\trstart\trend\tlength\tidentity\tsimilarity\t"
-                     "query_aln\tmatch\ttarget_aln") +
+                     "site_type\tquery_aln\tmatch\ttarget_aln") +
          (with_energy ? "\tenergy\n" : "\n");
 }
 
@@ -98,6 +100,8 @@ std::string format_tsv_row(const Hit& h, std::string_view query_name, std::strin
   s.append(target_name);
   s += cformat("\t%d\t%d\t%d\t%d\t%d\t%d\t%.2f\t%.2f\t", h.score, h.qstart, h.qend, h.rstart, h.rend,
                h.align_len, h.identity, h.similarity);
+  s += site_type_name(site_type(h.query_line, h.target_line));
+  s += '\t';
   s += h.query_line + '\t' + h.match_line + '\t' + h.target_line;
   if (h.has_energy) s += cformat("\t%.2f", printed_energy(h.energy));
   s += '\n';

@@ -28,8 +28,9 @@ std::string format_pair_line(const std::vector<Hit>& hits, std::string_view quer
 // "Scores for this hit:\n"). With `energy`, the "   Energy: ..." line is included.
 std::string format_alignment_block(const Hit& h, const double* energy = nullptr);
 
-// TSV: query target score qstart qend rstart rend length identity similarity query_aln match target_aln
-// and, with energies, energy (kcal/mol, two decimals) last.
+// TSV: query target score qstart qend rstart rend length identity similarity site_type query_aln
+// match target_aln and, with energies, energy (kcal/mol, two decimals) last. site_type: TargetScan's
+// (site_type.hpp).
 std::string format_tsv_header(bool with_energy = false);
 std::string format_tsv_row(const Hit& h, std::string_view query_name, std::string_view target_name);
 
