@@ -14,6 +14,7 @@
 #include "apps/screen/cli.hpp"
 #include "common/error.hpp"
 #include "common/version.hpp"
+#include "gpu/device_info.hpp"
 #include "manifest/did_you_mean.hpp"
 
 namespace {
@@ -68,7 +69,30 @@ void check_subcommand_names(const CLI::App& app, int argc, char** argv) {
 
 }  // namespace
 
+// `screen --version --json`: what a workflow manager records (name, version, commit, whether CUDA is
+// built in, the usable GPUs), one JSON object on one line.
+bool print_version_json(int argc, char** argv) {
+  if (argc != 3) return false;
+  const std::string a = argv[1], b = argv[2];
+  if (!((a == "--version" && b == "--json") || (a == "--json" && b == "--version"))) return false;
+  std::string gpus;
+  for (const auto& d : screen::gpu::list_devices()) {
+    std::string name;
+    for (const char c : d.name) {
+      if (c == '"' || c == '\\') name += '\\';
+      if (static_cast<unsigned char>(c) >= 0x20) name += c;
+    }
+    gpus += fmt::format("{}{{\"index\":{},\"name\":\"{}\",\"sm\":\"{}.{}\",\"memory_bytes\":{}}}", gpus.empty() ? "" : ",",
+                        d.index, name, d.sm_major, d.sm_minor, d.total_memory);
+  }
+  std::printf("{\"name\":\"screen\",\"version\":\"%s\",\"commit\":\"%s\",\"cuda\":%s,\"gpus\":[%s]}\n",
+              screen::version_string(), screen::git_commit(), screen::gpu::built_with_cuda() ? "true" : "false",
+              gpus.c_str());
+  return true;
+}
+
 int main(int argc, char** argv) {
+  if (print_version_json(argc, argv)) return 0;
   CLI::App app{"screen: GPU-accelerated batch RNA-RNA interaction screening (Nussinov, miRanda-style, BPMax)",
                "screen"};
   app.require_subcommand(1);

@@ -11,12 +11,13 @@ SequenceSet read_fasta(const std::string& path, const FastaOptions& options) {
   SequenceSet set;
   // Codes take slightly less room than the text of a plain file; gzip grows the buffer as it goes.
   if (!source.gzip() && source.stored_size() > 0) set.reserve(static_cast<std::size_t>(source.stored_size()));
-  detail::FastaParser parser(path, options, set);
+  const std::string name = path == detail::kStandardInput ? "standard input" : path;  // in messages
+  detail::FastaParser parser(name, options, set);
   const char* data = nullptr;
   std::size_t size = 0;
   while (source.next(data, size)) parser.feed(data, size);
   parser.finish();
-  set.set_source(path, source.sha256_hex());
+  set.set_source(name, source.sha256_hex());
   return set;
 }
 

@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <mutex>
 
 #include "common/error.hpp"
 #include "seq/input_file.hpp"
@@ -17,11 +18,40 @@ struct FileSource::Inflater {
   ~Inflater() { inflateEnd(&zs); }
 };
 
+namespace {
+
+// Standard input, read once: every FileSource("-") of the process replays the same bytes (a
+// command may read an input twice, e.g. its letters for display).
+const std::string& standard_input() {
+  static std::mutex mutex;
+  static std::unique_ptr<std::string> text;
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (!text) {
+    text = std::make_unique<std::string>();
+    char buf[1 << 16];
+    std::size_t n = 0;
+    while ((n = std::fread(buf, 1, sizeof buf, stdin)) > 0) text->append(buf, n);
+    if (std::ferror(stdin)) throw InputError(std::string("standard input: cannot read: ") + std::strerror(errno));
+  }
+  return *text;
+}
+
+}  // namespace
+
 FileSource::FileSource(std::string path) : path_(std::move(path)), file_(nullptr, &std::fclose) {
-  // Checked before opening: fopen on a FIFO without a writer would block forever.
-  if (const std::string problem = regular_file_problem(path_); !problem.empty()) throw InputError(path_ + ": " + problem);
-  file_.reset(std::fopen(path_.c_str(), "rb"));
-  if (!file_) throw InputError(path_ + ": cannot open: " + std::strerror(errno));
+  if (path_ == kStandardInput) {
+    const std::string& text = standard_input();
+    // fmemopen takes no empty buffer everywhere: an empty input reads from /dev/null.
+    file_.reset(text.empty() ? std::fopen("/dev/null", "rb")
+                             : fmemopen(const_cast<char*>(text.data()), text.size(), "rb"));
+    if (!file_) throw InputError(std::string("standard input: cannot read: ") + std::strerror(errno));
+    path_ = "standard input";
+  } else {
+    // Checked before opening: fopen on a FIFO without a writer would block forever.
+    if (const std::string problem = regular_file_problem(path_); !problem.empty()) throw InputError(path_ + ": " + problem);
+    file_.reset(std::fopen(path_.c_str(), "rb"));
+    if (!file_) throw InputError(path_ + ": cannot open: " + std::strerror(errno));
+  }
   struct stat st {};
   if (fstat(fileno(file_.get()), &st) == 0 && S_ISREG(st.st_mode)) stored_size_ = static_cast<std::uint64_t>(st.st_size);
   raw_.resize(kChunk);

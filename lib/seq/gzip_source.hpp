@@ -13,11 +13,15 @@
 
 namespace screen::seq::detail {
 
+// The path that stands for standard input ("-"): read once per process, replayed to every reader.
+inline constexpr const char* kStandardInput = "-";
+
 class FileSource {
  public:
   static constexpr std::size_t kChunk = std::size_t(1) << 20;
 
-  // Opens `path`; throws InputError naming the path and the system's reason when it cannot.
+  // Opens `path` ("-": standard input); throws InputError naming the path and the system's reason
+  // when it cannot.
   explicit FileSource(std::string path);
   ~FileSource();
   FileSource(const FileSource&) = delete;

@@ -85,6 +85,7 @@ class SequenceSet {
 
 // Reads a FASTA file, plain or gzip (detected by content). Throws InputError naming the file, line
 // and column for malformed input; duplicate names, empty records and a file with no records are errors.
+// path "-": standard input (read once per process; a second "-" reads the same text).
 SequenceSet read_fasta(const std::string& path, const FastaOptions& options = {});
 
 // The same rules on text in memory; `display_name` stands for the file name in messages.

@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -249,6 +251,58 @@ TEST(Cli, NotYetImplementedOptionsSaySoAndExit5) {
   auto r = run_screen({"fold", "data/demo/mirnas.fa", "--format", "h5"});
   EXPECT_EQ(r.exit_code, 5) << r.out;
   EXPECT_NE(r.out.find("not implemented"), std::string::npos) << r.out;
+}
+
+// `-` reads FASTA from standard input (plain or gzip) in the single-shot commands: the same output
+// as the file; messages name standard input.
+TEST(CliStdin, DashReadsStandardInput) {
+  CliTempDir dir;
+  const std::string out_file = dir.path("a.tsv"), out_stdin = dir.path("b.tsv");
+  const std::vector<std::vector<std::string>> commands = {
+      {"-q", "fold", "@", "--out", ""},
+      {"-q", "align", "data/demo/mirnas.fa", "@", "--device", "cpu", "--out", ""},
+      {"-q", "interact", "data/demo/mirnas.fa", "@", "--target-window", "64", "--device", "cpu", "--out", ""},
+  };
+  for (const auto& c : commands) {
+    const std::string input = c[1] == "fold" ? "data/demo/mirnas.fa" : "data/demo/hairpins.fa";
+    auto with = [&](const std::string& in, const std::string& out) {
+      std::vector<std::string> a = c;
+      for (auto& w : a) {
+        if (w == "@") w = in;
+        if (w.empty()) w = out;
+      }
+      return a;
+    };
+    const auto f = run_screen(with(input, out_file));
+    ASSERT_EQ(f.exit_code, 0) << f.out;
+    const auto s = run_screen(with("-", out_stdin), input);
+    ASSERT_EQ(s.exit_code, 0) << s.out;
+    std::ifstream a(out_file), b(out_stdin);
+    std::stringstream ta, tb;
+    ta << a.rdbuf();
+    tb << b.rdbuf();
+    EXPECT_GT(ta.str().size(), 50u) << c[1];
+    EXPECT_EQ(ta.str(), tb.str()) << c[1];
+  }
+  const std::string gz = dir.path("m.fa.gz");
+  ASSERT_EQ(std::system(("gzip -c data/demo/mirnas.fa > " + gz).c_str()), 0);
+  const auto zipped = run_screen({"-q", "fold", "-"}, gz);
+  EXPECT_EQ(zipped.exit_code, 0) << zipped.out;
+  EXPECT_TRUE(contains(zipped.out, "hsa-let-7a-5p\t22\t")) << zipped.out;
+  const auto bad = run_screen({"-q", "fold", "-"}, dir.write("bad.fa", ">x\n"));
+  EXPECT_EQ(bad.exit_code, 4);
+  EXPECT_TRUE(contains(bad.out, "standard input:1: empty record 'x'")) << bad.out;
+}
+
+TEST(Cli, VersionJsonForWorkflowManagers) {
+  const auto r = run_screen({"--version", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_EQ(r.out.rfind("{\"name\":\"screen\",\"version\":\"", 0), 0u) << r.out;
+  EXPECT_TRUE(contains(r.out, "\"commit\":\"")) << r.out;
+  EXPECT_TRUE(contains(r.out, "\"cuda\":true") || contains(r.out, "\"cuda\":false")) << r.out;
+  EXPECT_TRUE(contains(r.out, "\"gpus\":[")) << r.out;
+  EXPECT_EQ(r.out.back(), '\n');
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1);
 }
 
 }  // namespace

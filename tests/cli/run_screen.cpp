@@ -18,9 +18,10 @@ std::string shell_quote(const std::string& s) {
 }
 }  // namespace
 
-CommandResult run_screen(const std::vector<std::string>& args) {
+CommandResult run_screen(const std::vector<std::string>& args, const std::string& stdin_file) {
   std::string cmd = shell_quote(SCREEN_EXE);
   for (const auto& a : args) cmd += " " + shell_quote(a);
+  cmd += stdin_file.empty() ? " < /dev/null" : " < " + shell_quote(stdin_file);
   cmd += " 2>&1";
   FILE* pipe = popen(cmd.c_str(), "r");
   if (!pipe) throw std::runtime_error("popen failed: " + cmd);

@@ -10,7 +10,8 @@ struct CommandResult {
   std::string out;  // stdout and stderr together
 };
 
-// Each argument is shell-quoted; runs from the source tree (the tests' working directory).
-CommandResult run_screen(const std::vector<std::string>& args);
+// Each argument is shell-quoted; runs from the source tree (the tests' working directory), with
+// standard input from stdin_file (default: empty).
+CommandResult run_screen(const std::vector<std::string>& args, const std::string& stdin_file = "");
 
 }  // namespace screen::testing
