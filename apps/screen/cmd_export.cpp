@@ -5,7 +5,10 @@
 // is written compressed; `--stage all` writes every table of the job into a folder (TSV, CSV), or
 // every site into one BED.
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdint>
+#include <map>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -17,6 +20,7 @@
 #include "apps/screen/export_table.hpp"
 #include "common/error.hpp"
 #include "common/output_file.hpp"
+#include "common/gumbel.hpp"
 #include "common/pair_weights.hpp"
 #include "stages/miranda/miranda_format.hpp"
 #include "store/results_reader.hpp"
@@ -32,10 +36,73 @@ struct ExportArgs {
   std::string columns;
   std::string out;
   bool gzip = false;  // --stage all into a folder: <table>.tsv.gz
+  bool significance = false;  // pvalue and zscore columns (miranda, bpmax; docs/significance.md)
 };
 
 // A table's rows, handed to a TableWriter made with its header.
 using MakeWriter = std::function<TableWriter(std::vector<std::string> header)>;
+
+// Per query, the Gumbel fit of its scores over all targets (docs/significance.md): a score's p-value
+// and z-score. miRanda: each target's best hit score, the targets without a hit censored below the
+// score threshold, z from the fitted distribution's mean and spread; BPMax: every pair's score, z
+// from their mean and standard deviation.
+class Significance {
+ public:
+  void fit(std::uint64_t query, const std::vector<double>& observed, std::size_t censored, double threshold,
+           bool sample_moments) {
+    Fit& f = fits_[query];
+    f.gumbel = stats::fit_gumbel(observed, censored, threshold);
+    f.mean = f.gumbel.mean();
+    f.sd = f.gumbel.stddev();
+    if (sample_moments && observed.size() > 1) {
+      double m = 0, q = 0;
+      for (const double v : observed) m += v;
+      m /= static_cast<double>(observed.size());
+      for (const double v : observed) q += (v - m) * (v - m);
+      f.mean = m;
+      f.sd = std::sqrt(q / static_cast<double>(observed.size() - 1));
+    }
+  }
+  // The two cells of a score of `query`: "NA" where no fit exists.
+  std::array<std::string, 2> cells(std::uint64_t query, double score) const {
+    const auto it = fits_.find(query);
+    if (it == fits_.end() || !it->second.gumbel.ok || !(it->second.sd > 0)) return {"NA", "NA"};
+    const Fit& f = it->second;
+    return {fmt::format("{:.4g}", stats::gumbel_pvalue(f.gumbel, score)), fmt::format("{:.3f}", (score - f.mean) / f.sd)};
+  }
+
+ private:
+  struct Fit {
+    stats::GumbelFit gumbel;
+    double mean = 0, sd = 0;
+  };
+  std::map<std::uint64_t, Fit> fits_;
+};
+
+Significance miranda_significance(const store::ResultsReader& rd, const std::vector<store::MirandaHitRow>& hits) {
+  const double threshold = rd.stage_group(store::StageKind::miranda).get_double("score_threshold");
+  const std::size_t n_targets = rd.targets().size();
+  std::map<std::uint64_t, std::map<std::uint64_t, double>> best;  // query -> target -> best score
+  for (const auto& h : hits) {
+    double& b = best[h.query][h.target];
+    b = std::max(b, static_cast<double>(h.score));
+  }
+  Significance s;
+  for (const auto& [q, per_target] : best) {
+    std::vector<double> observed;
+    for (const auto& [t, score] : per_target) observed.push_back(score);
+    s.fit(q, observed, n_targets - observed.size(), threshold, false);
+  }
+  return s;
+}
+
+Significance bpmax_significance(const std::vector<store::BpmaxScoreRow>& rows, int scale) {
+  std::map<std::uint64_t, std::vector<double>> by_query;
+  for (const auto& r : rows) by_query[r.query].push_back(static_cast<double>(r.score) / scale);
+  Significance s;
+  for (const auto& [q, scores] : by_query) s.fit(q, scores, 0, 0, true);
+  return s;
+}
 
 miranda::Hit to_hit(const store::MirandaHitRow& r, bool with_energy) {
   miranda::Hit h;
@@ -57,7 +124,7 @@ miranda::Hit to_hit(const store::MirandaHitRow& r, bool with_energy) {
   return h;
 }
 
-void export_nussinov(const store::ResultsReader& rd, const MakeWriter& make) {
+void export_nussinov(const store::ResultsReader& rd, const MakeWriter& make, bool /*significance: none*/) {
   const int scale = static_cast<int>(rd.stage_group(store::StageKind::nussinov).get_int("score_scale"));
   TableWriter w = make({"side", "set", "name", "length", "score", "structure"});
   for (const store::Side side : {store::Side::query, store::Side::target}) {
@@ -76,17 +143,28 @@ bool miranda_has_energy(const store::ResultsReader& rd) {
   return params.has_attribute("energy") && params.get_bool("energy");
 }
 
-void export_miranda(const store::ResultsReader& rd, const MakeWriter& make) {
+void export_miranda(const store::ResultsReader& rd, const MakeWriter& make, bool significance) {
   const auto queries = rd.queries();
   const auto targets = rd.targets();
   const bool with_energy = miranda_has_energy(rd);
+  const auto hits = rd.miranda_hits();
+  const Significance sig = significance ? miranda_significance(rd, hits) : Significance{};
   // The cells of the rows `screen align` writes (one formatting for both).
-  TableWriter w = make(split_tabs(miranda::format_tsv_header(with_energy)));
-  for (const auto& r : rd.miranda_hits())
-    w.row(split_tabs(miranda::format_tsv_row(to_hit(r, with_energy), queries.at(r.query).name, targets.at(r.target).name)));
+  std::vector<std::string> header = split_tabs(miranda::format_tsv_header(with_energy));
+  if (significance) header.insert(header.end(), {"pvalue", "zscore"});
+  TableWriter w = make(std::move(header));
+  for (const auto& r : hits) {
+    std::vector<std::string> cells =
+        split_tabs(miranda::format_tsv_row(to_hit(r, with_energy), queries.at(r.query).name, targets.at(r.target).name));
+    if (significance) {
+      const auto pz = sig.cells(r.query, r.score);
+      cells.insert(cells.end(), pz.begin(), pz.end());
+    }
+    w.row(cells);
+  }
 }
 
-void export_miranda_pairs(const store::ResultsReader& rd, const MakeWriter& make) {
+void export_miranda_pairs(const store::ResultsReader& rd, const MakeWriter& make, bool /*significance: none*/) {
   const auto queries = rd.queries();
   const auto targets = rd.targets();
   TableWriter w = make({"query", "target", "total_score", "max_score", "hit_count", "truncated"});
@@ -124,22 +202,32 @@ void export_miranda_text(const store::ResultsReader& rd, OutputFile& out) {
   }
 }
 
-void export_bpmax(const store::ResultsReader& rd, const MakeWriter& make) {
+void export_bpmax(const store::ResultsReader& rd, const MakeWriter& make, bool significance) {
   const int scale = static_cast<int>(rd.stage_group(store::StageKind::bpmax).get_int("score_scale"));
   const auto queries = rd.queries();
   const auto targets = rd.targets();
   const auto structures = rd.bpmax_structures();
-  TableWriter w = make({"query", "target", "score", "query_begin", "query_end", "target_begin", "target_end",
-                        "structure", "inter"});
+  const auto scores = rd.bpmax_scores();
+  const Significance sig = significance ? bpmax_significance(scores, scale) : Significance{};
+  std::vector<std::string> header = {"query", "target", "score", "query_begin", "query_end", "target_begin",
+                                     "target_end", "structure", "inter"};
+  if (significance) header.insert(header.end(), {"pvalue", "zscore"});
+  TableWriter w = make(std::move(header));
   std::size_t k = 0;
-  for (const auto& r : rd.bpmax_scores()) {
+  for (const auto& r : scores) {
     while (k < structures.size() && std::make_pair(structures[k].query, structures[k].target) <
                                         std::make_pair(r.query, r.target))
       ++k;
     const bool has = k < structures.size() && structures[k].query == r.query && structures[k].target == r.target;
-    w.row({queries.at(r.query).name, targets.at(r.target).name, format_score(r.score, scale), std::to_string(r.query_begin),
-           std::to_string(r.query_end), std::to_string(r.target_begin), std::to_string(r.target_end),
-           has ? structures[k].structure : "", has ? structures[k].inter : ""});
+    std::vector<std::string> cells = {queries.at(r.query).name, targets.at(r.target).name, format_score(r.score, scale),
+                                      std::to_string(r.query_begin), std::to_string(r.query_end),
+                                      std::to_string(r.target_begin), std::to_string(r.target_end),
+                                      has ? structures[k].structure : "", has ? structures[k].inter : ""};
+    if (significance) {
+      const auto pz = sig.cells(r.query, static_cast<double>(r.score) / scale);
+      cells.insert(cells.end(), pz.begin(), pz.end());
+    }
+    w.row(cells);
   }
 }
 
@@ -184,7 +272,7 @@ std::string results_file(const std::string& output) {
 struct Table {
   const char* name;
   store::StageKind stage;
-  void (*write)(const store::ResultsReader&, const MakeWriter&);
+  void (*write)(const store::ResultsReader&, const MakeWriter&, bool significance);
 };
 constexpr Table kTables[] = {
     {"nussinov", store::StageKind::nussinov, export_nussinov},
@@ -205,6 +293,10 @@ int run_export(const ExportArgs& a) {
     if (!a.columns.empty()) throw UsageError("--columns does not apply to --format miranda");
   }
   const ExportFormat format = a.format == "miranda" ? ExportFormat::tsv : parse_export_format(a.format);
+  if (a.significance && (format == ExportFormat::bed || a.format == "miranda"))
+    throw UsageError("--significance adds columns to the tsv and csv tables (miranda, bpmax)");
+  if (a.significance && !all && a.stage != "miranda" && a.stage != "bpmax")
+    throw UsageError("--significance is for --stage miranda, bpmax or all (scores per query and target)");
   if (a.gzip && !all) throw UsageError("--gzip is for --stage all (a file name ending in .gz compresses one table)");
   if (format == ExportFormat::bed && !all && a.stage != "miranda" && a.stage != "bpmax")
     throw UsageError("--format bed holds sites: --stage miranda, bpmax or all");
@@ -227,9 +319,9 @@ int run_export(const ExportArgs& a) {
     if (a.format == "miranda") {
       export_miranda_text(rd, out);
     } else {
-      table->write(rd, [&](std::vector<std::string> header) {
-        return TableWriter(out, format, std::move(header), a.columns, table->name);
-      });
+      table->write(
+          rd, [&](std::vector<std::string> header) { return TableWriter(out, format, std::move(header), a.columns, table->name); },
+          a.significance);
     }
     out.commit();
     return 0;
@@ -243,7 +335,9 @@ int run_export(const ExportArgs& a) {
   for (const Table& t : kTables) {
     if (!rd.has_stage(t.stage)) continue;
     OutputFile out(fmt::format("{}/{}.{}{}", a.out, t.name, export_extension(format), a.gzip ? ".gz" : ""));
-    t.write(rd, [&](std::vector<std::string> header) { return TableWriter(out, format, std::move(header), "", t.name); });
+    t.write(
+        rd, [&](std::vector<std::string> header) { return TableWriter(out, format, std::move(header), "", t.name); },
+        a.significance);
     out.commit();
   }
   return 0;
@@ -266,6 +360,9 @@ void add_export(CLI::App& app, Action& action) {
   cmd->add_option("--out", a->out,
                   "Output file (default: standard output; a name ending in .gz is compressed); a folder for --stage all");
   cmd->add_flag("--gzip", a->gzip, "--stage all: compress the files (<table>.tsv.gz)");
+  cmd->add_flag("--significance", a->significance,
+                "Add pvalue and zscore columns (miranda, bpmax): a Gumbel fit per query over all targets "
+                "(docs/significance.md)");
   cmd->callback([&action, a] { action = [a]() -> int { return run_export(*a); }; });
 }
 

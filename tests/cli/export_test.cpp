@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <zlib.h>
 
+#include <array>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -207,6 +208,42 @@ TEST_F(ExportFormats, BedOfTheSitesLoadsInBedtools) {
   const auto m = lines_of(read_file(merged));
   EXPECT_GT(m.size(), 0u);
   EXPECT_LE(m.size(), bed.size());
+}
+
+TEST_F(ExportFormats, SignificanceColumns) {
+  // BPMax: every pair's score; per query the z-scores sum to zero (sample moments) and the p-values
+  // fall as the scores rise.
+  const auto rows = lines_of(export_text({"--stage", "bpmax", "--significance", "--columns", "query,score,pvalue,zscore"}, "sig.tsv"));
+  ASSERT_EQ(rows[0], "query\tscore\tpvalue\tzscore");
+  std::map<std::string, std::vector<std::array<double, 3>>> by_query;
+  for (std::size_t k = 1; k < rows.size(); ++k) {
+    const auto c = split(rows[k], '\t');
+    ASSERT_EQ(c.size(), 4u);
+    ASSERT_NE(c[2], "NA") << rows[k];
+    by_query[c[0]].push_back({std::stod(c[1]), std::stod(c[2]), std::stod(c[3])});
+  }
+  ASSERT_GE(by_query.size(), 5u);
+  for (const auto& [q, v] : by_query) {
+    double zsum = 0;
+    for (const auto& a : v) {
+      EXPECT_GE(a[1], 0.0);
+      EXPECT_LE(a[1], 1.0);
+      zsum += a[2];
+      for (const auto& b : v)
+        if (a[0] < b[0]) {
+          EXPECT_GE(a[1], b[1]) << q;
+        }
+    }
+    EXPECT_NEAR(zsum, 0.0, 0.01 * static_cast<double>(v.size())) << q;
+  }
+  // miRanda: the demo's microRNAs hit too few targets (under three) for a fit: NA, said plainly.
+  for (const auto& line : lines_of(export_text({"--stage", "miranda", "--significance", "--columns", "pvalue,zscore"}, "msig.tsv")))
+    if (line != "pvalue\tzscore") {
+      EXPECT_EQ(line, "NA\tNA");
+    }
+  EXPECT_EQ(run_screen({"export", *job_, "--stage", "nussinov", "--significance"}).exit_code, 2);
+  // Without the flag the table is as before.
+  EXPECT_EQ(split(lines_of(export_text({"--stage", "bpmax"}, "plain.tsv"))[0], '\t').size(), 9u);
 }
 
 }  // namespace
