@@ -16,6 +16,7 @@ void add_submit(CLI::App& app, Action& action);
 void add_status(CLI::App& app, Action& action);
 void add_merge(CLI::App& app, Action& action);
 void add_export(CLI::App& app, Action& action);
+void add_report(CLI::App& app, Action& action);
 void add_validate(CLI::App& app, Action& action);
 void add_fold(CLI::App& app, Action& action);
 void add_interact(CLI::App& app, Action& action);
@@ -28,6 +29,10 @@ void add_bench_nussinov(CLI::App& bench, Action& action);
 void add_bench_miranda(CLI::App& bench, Action& action);
 void add_bench_bpmax(CLI::App& bench, Action& action);
 void add_bench_energy(CLI::App& bench, Action& action);
+// The results file `output` names: the file itself, or a job folder's results.h5 (InputError, exit 4,
+// one line saying what is wrong otherwise).
+std::string results_file_of(const std::string& output);
+
 // The miRanda transcriptome case end to end with duplex energies on the GPU (bench miranda's rows),
 // for `bench energy --transcriptome`.
 void bench_transcriptome_with_energies(const std::string& queries, const std::string& transcriptome, int threads);

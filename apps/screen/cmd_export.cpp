@@ -253,22 +253,6 @@ void bed_bpmax(const store::ResultsReader& rd, TableWriter& w) {
   }
 }
 
-// The results file `output` names: the file itself, or a job folder's results.h5. InputError (exit 4)
-// for a path that does not exist or a folder that holds no results: one line saying which.
-std::string results_file(const std::string& output) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (!fs::exists(output, ec)) throw InputError(fmt::format("{}: no such file or folder", output));
-  if (!fs::is_directory(output, ec)) return output;
-  const std::string path = output + "/results.h5";
-  if (fs::exists(path, ec)) return path;
-  if (fs::exists(output + "/run.info", ec))
-    throw InputError(fmt::format("{}: the job's results are not merged yet (no results.h5); `screen status {}` "
-                                 "shows its progress, `screen merge {}` merges finished shards",
-                                 output, output, output));
-  throw InputError(fmt::format("{}: not a job's output folder (no results.h5 and no run.info)", output));
-}
-
 struct Table {
   const char* name;
   store::StageKind stage;
@@ -300,7 +284,7 @@ int run_export(const ExportArgs& a) {
   if (a.gzip && !all) throw UsageError("--gzip is for --stage all (a file name ending in .gz compresses one table)");
   if (format == ExportFormat::bed && !all && a.stage != "miranda" && a.stage != "bpmax")
     throw UsageError("--format bed holds sites: --stage miranda, bpmax or all");
-  const std::string path = results_file(a.output);
+  const std::string path = results_file_of(a.output);
   const store::ResultsReader rd(path);
   if (!all && !rd.has_stage(table->stage))
     throw UsageError(fmt::format("{}: the job did not run the {} stage", path, a.stage));

@@ -111,6 +111,7 @@ int main(int argc, char** argv) {
   screen::cli::add_status(app, action);
   screen::cli::add_merge(app, action);
   screen::cli::add_export(app, action);
+  screen::cli::add_report(app, action);
   screen::cli::add_validate(app, action);
   screen::cli::add_fold(app, action);
   screen::cli::add_interact(app, action);

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "tests/cli/cli_temp_dir.hpp"
+#include "tests/cli/demo_job.hpp"
 #include "tests/cli/run_screen.hpp"
 
 using screen::testing::CliTempDir;
@@ -84,21 +85,12 @@ std::vector<std::string> parse_csv(const std::string& line) {
   return out;
 }
 
-// The demo job, run once for the whole suite, into a temporary folder.
+// The demo job, run once for the whole suite.
 class ExportFormats : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
     dir_ = new CliTempDir;
-    std::string manifest = read_file("configs/demo.yaml");
-    const std::string data = std::filesystem::absolute("data/demo").string() + "/";
-    for (std::size_t at; (at = manifest.find("../data/demo/")) != std::string::npos;)
-      manifest.replace(at, 13, data);
-    const std::string out = dir_->path("job");
-    manifest.replace(manifest.find("../results/demo"), 15, out);
-    manifest.replace(manifest.find("devices: auto"), 13, "devices: cpu");
-    const auto r = run_screen({"-q", "run", dir_->write("demo.yaml", manifest), "--threads", "2"});
-    ASSERT_EQ(r.exit_code, 0) << r.out;
-    job_ = new std::string(out);
+    job_ = new std::string(screen::testing::run_demo_job(*dir_));
   }
   static void TearDownTestSuite() {
     delete dir_;
