@@ -209,3 +209,43 @@ def test_results_file_path_and_errors(res, job, tmp_path):
         screen_results.open_results(other)
     with pytest.raises(KeyError):
         res.table("nussinov/nothing")
+
+
+def test_miranda_pairs_equal_export(res, job):
+    rows = export(job, "miranda_pairs")
+    df = res.miranda_pairs()
+    assert len(df) == len(rows) > 0
+    for r, (_, d) in zip(rows, df.iterrows()):
+        assert [r["query"], r["target"], r["total_score"], r["max_score"], r["hit_count"], r["truncated"]] == \
+            [d["query_name"], d["target_name"], str(d["total_score"]), str(d["max_score"]), str(d["hit_count"]),
+             str(d["truncated"])]
+
+
+def test_demo_job_tables_equal_export(tmp_path):
+    """The shipped demo manifest (configs/demo.yaml, on the CPU): every stage's table equals
+    `screen export`'s rows, key columns compared cell for cell."""
+    text = (SOURCE / "configs" / "demo.yaml").read_text()
+    text = text.replace("../data/demo/", f"{DEMO}/").replace("../results/demo", str(tmp_path / "out"))
+    text = text.replace("devices: auto", "devices: cpu")
+    (tmp_path / "demo.yaml").write_text(text)
+    run = subprocess.run([SCREEN, "run", "demo.yaml"], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    job = tmp_path / "out"
+    res = screen_results.open_results(job)
+    assert res.job_name == "demo"
+    checks = {
+        "nussinov": (res.nussinov(), ["name", "length", "structure"], ["name", "length", "structure"]),
+        "miranda": (res.miranda_hits(), ["query", "target", "score", "rstart", "query_aln", "target_aln"],
+                    ["query_name", "target_name", "score", "rstart", "query_aln", "target_aln"]),
+        "miranda_pairs": (res.miranda_pairs(), ["query", "target", "hit_count"], ["query_name", "target_name", "hit_count"]),
+        "bpmax": (res.bpmax_scores(), ["query", "target", "target_begin", "target_end"],
+                  ["query_name", "target_name", "target_begin", "target_end"]),
+    }
+    for stage, (df, export_cols, df_cols) in checks.items():
+        rows = export(job, stage)
+        assert len(rows) == len(df) > 0, stage
+        for r, (_, d) in zip(rows, df.iterrows()):
+            assert [r[c] for c in export_cols] == [str(d[c]) for c in df_cols], stage
+    # Scores in the manifest's units: export prints user scores.
+    for stage, df in (("nussinov", res.nussinov()), ("bpmax", res.bpmax_scores())):
+        assert [float(r["score"]) for r in export(job, stage)] == list(df["user_score"]), stage
