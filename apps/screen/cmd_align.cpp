@@ -17,6 +17,7 @@
 
 #include "apps/screen/async_writer.hpp"
 #include "apps/screen/cli.hpp"
+#include "apps/screen/h5_output.hpp"
 #include "common/error.hpp"
 #include "common/output_file.hpp"
 #include "common/progress.hpp"
@@ -72,7 +73,23 @@ seq::SequenceSet read_input(const std::string& path, const char* what) {
 }
 
 int run_align(const AlignOptions& o) {
-  if (o.format == "h5") not_yet("`screen align --format h5`", "HDF5 results come from `screen run MANIFEST`");
+  if (o.format == "h5") {
+    if (o.method != "auto") throw UsageError("--format h5 runs the engine's own method: leave --method auto");
+    SingleStageJob j;
+    j.command = "align";
+    j.stage_yaml = fmt::format(
+        "  miranda:\n    score_threshold: {}\n    scale: {}\n    gap_open: {}\n    gap_extend: {}\n    strict: {}\n"
+        "    energy: {}\n    energy_threshold: {}\n    temperature: {}\n",
+        o.score_threshold, o.scale, o.gap_open, o.gap_extend, o.strict, !o.no_energy, o.energy_threshold, o.temperature);
+    j.queries = o.queries;
+    j.targets = o.targets;
+    j.device = o.device;
+    j.threads = o.threads;
+    j.out = o.out;
+    j.command_line = "screen align " + o.queries + " " + o.targets + " --format h5";
+    write_single_stage_h5(j);
+    return 0;
+  }
   if (o.format != "tsv" && o.format != "miranda")
     throw UsageError(fmt::format("--format must be tsv, miranda or h5, not '{}'", o.format));
   if (o.device != "cpu" && o.device != "gpu" && o.device != "auto")
@@ -256,7 +273,7 @@ void add_align(CLI::App& app, Action& action) {
   cmd->add_option("--threads", o->threads, "CPU threads (0: all cores)")->capture_default_str();
   cmd->add_option("--format", o->format,
                   "tsv, miranda (miRanda's -quiet report: alignment blocks, '>' and '>>' lines), "
-                  "or h5 (not yet: HDF5 results come from `screen run`)")
+                  "or h5 (the results file `screen run` writes; needs --out)")
       ->capture_default_str();
   cmd->add_option("--out", o->out, "Output file (default: standard output)");
   cmd->callback([&action, o] { action = [o]() -> int { return run_align(*o); }; });

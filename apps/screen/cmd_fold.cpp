@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "apps/screen/cli.hpp"
+#include "apps/screen/h5_output.hpp"
 #include "common/error.hpp"
 #include "common/memory.hpp"
 #include "common/output_file.hpp"
@@ -52,6 +53,7 @@ constexpr std::size_t kTurnerMaxLength = 4000;
 
 // --model turner: MFE (kcal/mol) and one MFE structure of each record, records in parallel.
 int run_fold_turner(const FoldOptions& o) {
+  if (o.format != "tsv") throw UsageError("--model turner writes TSV (--format h5 holds the Nussinov stage of `screen run`)");
   if (o.min_loop != 3 || o.max_span != 0 || !o.weights.empty() || o.method != "auto")
     throw UsageError("--min-loop, --max-span, --weights and --method are Nussinov options; --model turner has none");
   if (o.device != "cpu" && o.device != "gpu" && o.device != "auto")
@@ -119,10 +121,23 @@ void check_fold_memory(const seq::SequenceSet& set, const nussinov::Params& p, n
 }
 
 int run_fold(const FoldOptions& o) {
-  if (o.format == "h5") not_yet("`screen fold --format h5`", "HDF5 results come from `screen run MANIFEST`");
-  if (o.format != "tsv") throw UsageError(fmt::format("--format must be tsv or h5, not '{}'", o.format));
   if (o.model == "turner") return run_fold_turner(o);
   if (o.model != "nussinov") throw UsageError(fmt::format("--model must be nussinov or turner, not '{}'", o.model));
+  if (o.format == "h5") {
+    if (o.method != "auto") throw UsageError("--format h5 runs the engine's own method: leave --method auto");
+    SingleStageJob j;
+    j.command = "fold";
+    j.stage_yaml = fmt::format("  nussinov:\n    min_loop: {}\n    max_span: {}\n    pairs: {}\n    traceback: {}\n",
+                               o.min_loop, o.max_span, pairs_yaml(parse_pair_weights(o.weights, 1, 1, 1)), !o.no_traceback);
+    j.queries = o.fasta;
+    j.device = o.device;
+    j.threads = o.threads;
+    j.out = o.out;
+    j.command_line = "screen fold " + o.fasta + " --format h5";
+    write_single_stage_h5(j);
+    return 0;
+  }
+  if (o.format != "tsv") throw UsageError(fmt::format("--format must be tsv or h5, not '{}'", o.format));
   namespace rules = manifest::rules;  // the manifest's stages.nussinov ranges
   rules::require_option("--min-loop", rules::nussinov_min_loop(o.min_loop));
   rules::require_option("--max-span", rules::nussinov_max_span(o.max_span, o.min_loop));
@@ -205,7 +220,7 @@ void add_fold(CLI::App& app, Action& action) {
                   "docs/energy.md; the energy column replaces the score)")
       ->capture_default_str();
   cmd->add_option("--temperature", o->temperature, "--model turner: degrees C")->capture_default_str();
-  cmd->add_option("--format", o->format, "tsv, or h5 (not yet: HDF5 results come from `screen run`)")->capture_default_str();
+  cmd->add_option("--format", o->format, "tsv, or h5 (the results file `screen run` writes; needs --out)")->capture_default_str();
   cmd->add_option("--out", o->out, "Output file (default: standard output)");
   cmd->callback([&action, o] { action = [o]() -> int { return run_fold(*o); }; });
 }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "apps/screen/cli.hpp"
+#include "apps/screen/h5_output.hpp"
 #include "common/error.hpp"
 #include "common/memory.hpp"
 #include "common/output_file.hpp"
@@ -49,7 +50,24 @@ constexpr std::size_t kChunkPairs = 4096;
 constexpr std::size_t kGpuChunkPairs = 65536;
 
 int run_interact(const InteractOptions& o) {
-  if (o.format == "h5") not_yet("`screen interact --format h5`", "HDF5 results come from `screen run MANIFEST`");
+  if (o.format == "h5") {
+    if (!o.pairs.empty() || o.inputs.size() != 2)
+      throw UsageError("--format h5 screens QUERIES.fa against TARGETS.fa (a --pairs file has no such layout)");
+    if (o.method != "auto") throw UsageError("--format h5 runs the engine's own method: leave --method auto");
+    SingleStageJob j;
+    j.command = "interact";
+    j.stage_yaml = fmt::format(
+        "  bpmax:\n    query_window: {}\n    target_window: {}\n    pairs: {}\n    traceback: {}\n    report_threshold: 0\n",
+        o.query_window, o.target_window, pairs_yaml(parse_pair_weights(o.weights, 3, 2, 1)), o.traceback ? "all" : "none");
+    j.queries = o.inputs[0];
+    j.targets = o.inputs[1];
+    j.device = o.device;
+    j.threads = o.threads;
+    j.out = o.out;
+    j.command_line = "screen interact " + o.inputs[0] + " " + o.inputs[1] + " --format h5";
+    write_single_stage_h5(j);
+    return 0;
+  }
   if (o.format != "tsv") throw UsageError(fmt::format("--format must be tsv or h5, not '{}'", o.format));
   if (o.device != "cpu" && o.device != "gpu" && o.device != "auto")
     throw UsageError(fmt::format("--device must be cpu, gpu or auto, not '{}'", o.device));
@@ -172,7 +190,7 @@ void add_interact(CLI::App& app, Action& action) {
   cmd->add_option("--device", o->device, "cpu, gpu (GPU 0), or auto (the GPU when there is one)")->capture_default_str();
   cmd->add_option("--method", o->method, "CPU method: auto, reference, cpu")->capture_default_str();
   cmd->add_option("--threads", o->threads, "CPU threads (0: all cores)")->capture_default_str();
-  cmd->add_option("--format", o->format, "tsv, or h5 (not yet: HDF5 results come from `screen run`)")->capture_default_str();
+  cmd->add_option("--format", o->format, "tsv, or h5 (the results file `screen run` writes; needs --out)")->capture_default_str();
   cmd->add_option("--out", o->out, "Output file (default: standard output)");
   cmd->callback([&action, o] { action = [o]() -> int { return run_interact(*o); }; });
 }

@@ -221,7 +221,7 @@ TEST(CliFold, WritesTsvWithScoresAndStructures) {
 TEST(CliFold, RefusesWhatItCannotDo) {
   const auto fa = fold_fasta_file();
   auto r = run_screen({"fold", fa, "--format", "h5"});
-  EXPECT_EQ(r.exit_code, 5) << r.out;  // NotImplementedError: the HDF5 store arrives later
+  EXPECT_EQ(r.exit_code, 2) << r.out;  // an HDF5 file needs --out
   r = run_screen({"fold", fa, "--method", "four-russians", "--weights", "CG=3"});
   EXPECT_EQ(r.exit_code, 2) << r.out;
   EXPECT_NE(r.out.find("unit pair weights"), std::string::npos) << r.out;
@@ -247,10 +247,64 @@ TEST(Cli, GlobalFlagsMayFollowTheSubcommand) {
 
 // Every subcommand exists now; what is not in this build (HDF5 output of the single-shot commands)
 // says so and exits 5.
-TEST(Cli, NotYetImplementedOptionsSaySoAndExit5) {
-  auto r = run_screen({"fold", "data/demo/mirnas.fa", "--format", "h5"});
-  EXPECT_EQ(r.exit_code, 5) << r.out;
-  EXPECT_NE(r.out.find("not implemented"), std::string::npos) << r.out;
+// `--format h5` of the single-shot commands writes the file `screen run` writes: its export holds
+// the rows the TSV output holds.
+TEST(Cli, FormatH5WritesTheResultsFileOfScreenRun) {
+  CliTempDir dir;
+  const auto lines = [](const std::string& text) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) out.push_back(line);
+    return out;
+  };
+  const auto field_rows = [&](const std::string& text, const std::vector<std::size_t>& fields) {
+    std::vector<std::string> rows;
+    for (const auto& line : lines(text)) {
+      std::vector<std::string> cells;
+      std::istringstream in(line);
+      for (std::string c; std::getline(in, c, '\t');) cells.push_back(c);
+      std::string row;
+      for (const std::size_t f : fields) row += (f < cells.size() ? cells[f] : "?") + "|";
+      rows.push_back(row);
+    }
+    std::sort(rows.begin() + 1, rows.end());  // the header stays first
+    return rows;
+  };
+  struct Case {
+    std::vector<std::string> args;
+    std::string stage;
+    std::vector<std::size_t> tsv_fields, export_fields;
+  };
+  const std::vector<Case> cases = {
+      {{"fold", "data/demo/hairpins.fa", "--device", "cpu"}, "nussinov", {0, 1, 2, 3}, {2, 3, 4, 5}},
+      {{"align", "data/demo/mirnas.fa", "data/demo/hairpins.fa", "--device", "cpu"}, "miranda", {0, 1, 2, 5, 6, 11, 14},
+       {0, 1, 2, 5, 6, 11, 14}},
+      {{"interact", "data/demo/mirnas.fa", "data/demo/hairpins.fa", "--target-window", "64", "--device", "cpu"}, "bpmax",
+       {0, 1, 2, 3, 4}, {0, 1, 2, 5, 6}},
+  };
+  for (const auto& c : cases) {
+    std::vector<std::string> tsv_args = c.args, h5_args = c.args;
+    tsv_args.insert(tsv_args.begin(), "-q");
+    h5_args.insert(h5_args.begin(), "-q");
+    const std::string h5 = dir.path(c.stage + ".h5");
+    h5_args.insert(h5_args.end(), {"--format", "h5", "--out", h5});
+    const auto tsv = run_screen(tsv_args);
+    ASSERT_EQ(tsv.exit_code, 0) << tsv.out;
+    const auto made = run_screen(h5_args);
+    ASSERT_EQ(made.exit_code, 0) << made.out;
+    const auto exported = run_screen({"export", h5, "--stage", c.stage});
+    ASSERT_EQ(exported.exit_code, 0) << exported.out;
+    const auto want = field_rows(tsv.out, c.tsv_fields), got = field_rows(exported.out, c.export_fields);
+    EXPECT_GT(want.size(), 5u) << c.stage;
+    EXPECT_EQ(std::vector<std::string>(want.begin() + 1, want.end()), std::vector<std::string>(got.begin() + 1, got.end()))
+        << c.stage;
+  }
+  // Standard input is not a file the engine can read; Turner folds are TSV only.
+  EXPECT_EQ(run_screen({"fold", "-", "--format", "h5", "--out", dir.path("x.h5")}).exit_code, 2);
+  EXPECT_EQ(run_screen({"fold", "data/demo/mirnas.fa", "--model", "turner", "--format", "h5", "--out", dir.path("y.h5")}).exit_code, 2);
+  // No working folder is left beside the output.
+  for (const auto& e : std::filesystem::directory_iterator(dir.path("")))
+    EXPECT_EQ(e.path().filename().string().find(".screen-"), std::string::npos) << e.path();
 }
 
 // `-` reads FASTA from standard input (plain or gzip) in the single-shot commands: the same output
