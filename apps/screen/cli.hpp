@@ -6,6 +6,9 @@
 #include <functional>
 #include <string>
 
+#include "stages/miranda/reference.hpp"
+#include "store/tables.hpp"
+
 namespace screen::cli {
 
 using Action = std::function<int()>;
@@ -29,6 +32,10 @@ void add_bench_nussinov(CLI::App& bench, Action& action);
 void add_bench_miranda(CLI::App& bench, Action& action);
 void add_bench_bpmax(CLI::App& bench, Action& action);
 void add_bench_energy(CLI::App& bench, Action& action);
+// A stored miRanda hit (/miranda/hits) as the Hit the formatters take; with_energy: the run computed
+// energies (stored in kcal/mol on a 0.01 grid).
+miranda::Hit hit_from_row(const store::MirandaHitRow& r, bool with_energy);
+
 // The results file `output` names: the file itself, or a job folder's results.h5 (InputError, exit 4,
 // one line saying what is wrong otherwise).
 std::string results_file_of(const std::string& output);

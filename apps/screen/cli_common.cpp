@@ -2,7 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "common/error.hpp"
+#include "store/tables.hpp"
+#include "stages/miranda/reference.hpp"
 
 namespace screen::cli {
 
@@ -27,4 +31,24 @@ std::string results_file_of(const std::string& output) {
   throw InputError(fmt::format("{}: not a job's output folder (no results.h5 and no run.info)", output));
 }
 
+
+miranda::Hit hit_from_row(const store::MirandaHitRow& r, bool with_energy) {
+  miranda::Hit h;
+  h.has_energy = with_energy;
+  h.energy = static_cast<int>(std::lround(r.energy * 100.0));  // stored as kcal/mol of a 0.01 grid
+  h.query_index = r.query;
+  h.target_index = r.target;
+  h.score = r.score;
+  h.qstart = r.qstart;
+  h.qend = r.qend;
+  h.rstart = r.rstart;
+  h.rend = r.rend;
+  h.align_len = r.align_len;
+  h.identity = r.identity;
+  h.similarity = r.similarity;
+  h.query_line = r.query_aln;
+  h.match_line = r.match_aln;
+  h.target_line = r.target_aln;
+  return h;
+}
 }  // namespace screen::cli

@@ -104,25 +104,6 @@ Significance bpmax_significance(const std::vector<store::BpmaxScoreRow>& rows, i
   return s;
 }
 
-miranda::Hit to_hit(const store::MirandaHitRow& r, bool with_energy) {
-  miranda::Hit h;
-  h.has_energy = with_energy;
-  h.energy = static_cast<int>(std::lround(r.energy * 100.0));  // stored as kcal/mol of a 0.01 grid
-  h.query_index = r.query;
-  h.target_index = r.target;
-  h.score = r.score;
-  h.qstart = r.qstart;
-  h.qend = r.qend;
-  h.rstart = r.rstart;
-  h.rend = r.rend;
-  h.align_len = r.align_len;
-  h.identity = r.identity;
-  h.similarity = r.similarity;
-  h.query_line = r.query_aln;
-  h.match_line = r.match_aln;
-  h.target_line = r.target_aln;
-  return h;
-}
 
 void export_nussinov(const store::ResultsReader& rd, const MakeWriter& make, bool /*significance: none*/) {
   const int scale = static_cast<int>(rd.stage_group(store::StageKind::nussinov).get_int("score_scale"));
@@ -155,7 +136,7 @@ void export_miranda(const store::ResultsReader& rd, const MakeWriter& make, bool
   TableWriter w = make(std::move(header));
   for (const auto& r : hits) {
     std::vector<std::string> cells =
-        split_tabs(miranda::format_tsv_row(to_hit(r, with_energy), queries.at(r.query).name, targets.at(r.target).name));
+        split_tabs(miranda::format_tsv_row(hit_from_row(r, with_energy), queries.at(r.query).name, targets.at(r.target).name));
     if (significance) {
       const auto pz = sig.cells(r.query, r.score);
       cells.insert(cells.end(), pz.begin(), pz.end());
@@ -189,7 +170,7 @@ void export_miranda_text(const store::ResultsReader& rd, OutputFile& out) {
     std::vector<miranda::Hit> h;
     std::vector<double> energies;
     for (const auto& r : pair) {
-      h.push_back(to_hit(r, with_energy));
+      h.push_back(hit_from_row(r, with_energy));
       energies.push_back(with_energy ? miranda::printed_energy(h.back().energy) : 0.0);
     }
     const auto& q = queries.at(hits[i].query);

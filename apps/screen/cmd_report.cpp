@@ -164,19 +164,8 @@ std::string miranda_section(const store::ResultsReader& rd, int top) {
                      with_energy ? fmt::format("{:.2f}", h.energy) : "-", fmt::format("{}-{}", h.rstart, h.rend),
                      miranda::site_type_name(miranda::site_type(h.query_aln, h.target_aln))});
     if (k < 5) {
-      miranda::Hit mh;
-      mh.score = h.score;
-      mh.qstart = h.qstart;
-      mh.qend = h.qend;
-      mh.rstart = h.rstart;
-      mh.rend = h.rend;
-      mh.align_len = h.align_len;
-      mh.identity = h.identity;
-      mh.similarity = h.similarity;
-      mh.query_line = h.query_aln;
-      mh.match_line = h.match_aln;
-      mh.target_line = h.target_aln;
-      const double e = h.energy;
+      const miranda::Hit mh = hit_from_row(h, with_energy);
+      const double e = miranda::printed_energy(mh.energy);  // as miRanda prints it
       blocks += fmt::format("<h4>{} x {}</h4><pre class=\"alignment\">{}</pre>", html_escape(queries.at(h.query).name),
                             html_escape(targets.at(h.target).name),
                             html_escape(miranda::format_alignment_block(mh, with_energy ? &e : nullptr)));

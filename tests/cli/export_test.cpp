@@ -19,16 +19,10 @@
 #include "tests/cli/run_screen.hpp"
 
 using screen::testing::CliTempDir;
+using screen::testing::read_file;
 using screen::testing::run_screen;
 
 namespace {
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 std::string read_gz(const std::string& path) {
   gzFile f = gzopen(path.c_str(), "rb");
