@@ -31,7 +31,6 @@ std::string results_file_of(const std::string& output) {
   throw InputError(fmt::format("{}: not a job's output folder (no results.h5 and no run.info)", output));
 }
 
-
 miranda::Hit hit_from_row(const store::MirandaHitRow& r, bool with_energy) {
   miranda::Hit h;
   h.has_energy = with_energy;
@@ -51,4 +50,5 @@ miranda::Hit hit_from_row(const store::MirandaHitRow& r, bool with_energy) {
   h.target_line = r.target_aln;
   return h;
 }
+
 }  // namespace screen::cli
