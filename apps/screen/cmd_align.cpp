@@ -28,6 +28,7 @@
 #include "stages/miranda/cuda.hpp"
 #include "stages/miranda/display_letters.hpp"
 #include "stages/miranda/miranda_format.hpp"
+#include "seq/reverse_complement.hpp"
 
 namespace screen::cli {
 
@@ -48,6 +49,7 @@ struct AlignOptions {
   std::string method = "auto";
   int threads = 0;
   std::string format = "tsv";
+  std::string strand = "forward";
   std::string out;
 };
 
@@ -73,6 +75,9 @@ seq::SequenceSet read_input(const std::string& path, const char* what) {
 }
 
 int run_align(const AlignOptions& o) {
+  if (o.strand != "forward" && o.strand != "both")
+    throw UsageError(fmt::format("--strand must be forward or both, not '{}'", o.strand));
+  const bool both = o.strand == "both";
   if (o.format == "h5") {
     if (o.method != "auto") throw UsageError("--format h5 runs the engine's own method: leave --method auto");
     SingleStageJob j;
@@ -83,10 +88,11 @@ int run_align(const AlignOptions& o) {
         o.score_threshold, o.scale, o.gap_open, o.gap_extend, o.strict, !o.no_energy, o.energy_threshold, o.temperature);
     j.queries = o.queries;
     j.targets = o.targets;
+    j.both_strands = both;
     j.device = o.device;
     j.threads = o.threads;
     j.out = o.out;
-    j.command_line = "screen align " + o.queries + " " + o.targets + " --format h5";
+    j.command_line = "screen align " + o.queries + " " + o.targets + " --format h5" + (both ? " --strand both" : "");
     write_single_stage_h5(j);
     return 0;
   }
@@ -133,12 +139,30 @@ int run_align(const AlignOptions& o) {
   p.temperature = o.temperature;
 
   const seq::SequenceSet queries = read_input(o.queries, "query");
-  const seq::SequenceSet targets = read_input(o.targets, "target");
+  const seq::SequenceSet forward = read_input(o.targets, "target");
   // Letters as written, for the alignment lines (T or U, IUPAC letters, case).
   const std::vector<std::string> qletters = miranda::read_display_letters(o.queries, queries);
-  const std::vector<std::string> tletters = miranda::read_display_letters(o.targets, targets);
+  std::vector<std::string> tletters = miranda::read_display_letters(o.targets, forward);
+  // --strand both: the targets, then their reverse complements as targets nf..2nf-1 (per query,
+  // every forward target, then every reverse one); their hits are reported at forward positions.
+  const std::size_t nf = forward.size();
+  seq::SequenceSet both_set;
+  if (both) {
+    both_set = forward;
+    const seq::SequenceSet rc = seq::reverse_complements(forward);
+    for (std::size_t t = 0; t < nf; ++t) both_set.add(rc.record(t), rc.codes(t), rc.length(t));
+    if (!tletters.empty())
+      for (std::size_t t = 0; t < nf; ++t) tletters.push_back(seq::reverse_complement_letters(tletters[t]));
+  }
+  const seq::SequenceSet& targets = both ? both_set : forward;
   if (!qletters.empty()) batch.query_letters = &qletters;
   if (!tletters.empty()) batch.target_letters = &tletters;
+  // A target index of the scan: its record's name (with "(-)" for the reverse strand in miRanda's
+  // report, which prints positions on the strand scanned) and strand.
+  const auto is_reverse = [nf](std::size_t t) { return t >= nf; };
+  const auto report_name = [&](std::size_t t) {
+    return is_reverse(t) ? forward.record(t - nf).name + "(-)" : forward.record(t).name;
+  };
 
   const std::size_t nq = queries.size(), nt = targets.size();
   const std::size_t total = nq * nt;
@@ -157,7 +181,7 @@ int run_align(const AlignOptions& o) {
     if (!r.truncated) return;
     ++truncated;
     spdlog::warn("align: {} x {}: more than {} hits; only the first {} are reported", queries.record(r.query_index).name,
-                 targets.record(r.target_index).name, p.max_hits_per_pair, p.max_hits_per_pair);
+                 report_name(r.target_index), p.max_hits_per_pair, p.max_hits_per_pair);
   };
   const double chunk_cells = batch.method == miranda::Method::gpu ? kChunkCellsGpu : kChunkCellsCpu;
   const int threads = batch.threads > 0 ? batch.threads : omp_get_max_threads();
@@ -165,7 +189,7 @@ int run_align(const AlignOptions& o) {
   // a thread of their own while the next chunk runs; miRanda's report (state from pair to pair) is
   // formatted in order after each chunk.
   AsyncWriter writer([&out](const std::string& text) { out.write(text); });
-  if (o.format == "tsv") writer.push({miranda::format_tsv_header(p.energy)});
+  if (o.format == "tsv") writer.push({miranda::format_tsv_header(p.energy, both)});
   std::ostringstream text;
   miranda::ReportWriter report(text, true);
   std::size_t q0 = 0;
@@ -201,8 +225,16 @@ int run_align(const AlignOptions& o) {
           std::string s;
           for (std::size_t k = starts[static_cast<std::size_t>(g)]; k < starts[static_cast<std::size_t>(g) + 1]; ++k) {
             const miranda::PairResult& r = part[k];
-            for (const miranda::Hit& h : r.hits)
-              s += miranda::format_tsv_row(h, queries.record(r.query_index).name, targets.record(r.target_index).name);
+            const std::size_t t = r.target_index;
+            for (const miranda::Hit& h : r.hits) {
+              if (!both)
+                s += miranda::format_tsv_row(h, queries.record(r.query_index).name, targets.record(t).name);
+              else if (!is_reverse(t))
+                s += miranda::format_tsv_row(h, queries.record(r.query_index).name, targets.record(t).name, '+');
+              else
+                s += miranda::format_tsv_row(miranda::flip_target_positions(h, targets.length(t)),
+                                             queries.record(r.query_index).name, forward.record(t - nf).name, '-');
+            }
           }
           rows[part[starts[static_cast<std::size_t>(g)]].query_index - q0].push_back(std::move(s));
         }
@@ -221,7 +253,7 @@ int run_align(const AlignOptions& o) {
           const miranda::PairResult* pr = here ? &results[r++] : nullptr;
           const std::vector<miranda::Hit>& pair_hits = pr ? pr->hits : kNoHits;
           if (pr) warn_truncated(*pr);
-          report.pair(pair_hits, queries.record(qi).name, targets.record(ti).name, queries.length(qi), targets.length(ti));
+          report.pair(pair_hits, queries.record(qi).name, report_name(ti), queries.length(qi), targets.length(ti));
           hits += pair_hits.size();
           pairs_with_hits += !pair_hits.empty();
         }
@@ -274,6 +306,11 @@ void add_align(CLI::App& app, Action& action) {
   cmd->add_option("--format", o->format,
                   "tsv, miranda (miRanda's -quiet report: alignment blocks, '>' and '>>' lines), "
                   "or h5 (the results file `screen run` writes; needs --out)")
+      ->capture_default_str();
+  cmd->add_option("--strand", o->strand,
+                  "forward (the targets as written) or both (also their reverse complements: a strand column, "
+                  "positions on the forward strand; in --format miranda the reverse strand is NAME(-) with its own "
+                  "positions)")
       ->capture_default_str();
   cmd->add_option("--out", o->out, "Output file (default: standard output)");
   cmd->callback([&action, o] { action = [o]() -> int { return run_align(*o); }; });

@@ -13,6 +13,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -118,6 +119,15 @@ void export_nussinov(const store::ResultsReader& rd, const MakeWriter& make, boo
   }
 }
 
+// Whether the job scanned both strands of some target set (targets[].strand: both): then the pair
+// stages' tables get a strand column ('+' or '-') after target, and positions are on the forward strand.
+bool both_strands(const store::ResultsReader& rd, store::StageKind stage) {
+  const store::h5::Group g = rd.stage_group(stage);
+  return g.has_attribute("strands") && g.get_string("strands") == "both";
+}
+
+const char* strand_cell(std::uint8_t strand) { return strand == 0 ? "+" : "-"; }
+
 bool miranda_has_energy(const store::ResultsReader& rd) {
   // Whether the run computed energies (stages.miranda.energy): then the '>>' lines and the TSV carry them.
   const store::h5::Group params = rd.stage_group(store::StageKind::miranda);
@@ -128,15 +138,17 @@ void export_miranda(const store::ResultsReader& rd, const MakeWriter& make, bool
   const auto queries = rd.queries();
   const auto targets = rd.targets();
   const bool with_energy = miranda_has_energy(rd);
+  const bool with_strand = both_strands(rd, store::StageKind::miranda);
   const auto hits = rd.miranda_hits();
   const Significance sig = significance ? miranda_significance(rd, hits) : Significance{};
   // The cells of the rows `screen align` writes (one formatting for both).
-  std::vector<std::string> header = split_tabs(miranda::format_tsv_header(with_energy));
+  std::vector<std::string> header = split_tabs(miranda::format_tsv_header(with_energy, with_strand));
   if (significance) header.insert(header.end(), {"pvalue", "zscore"});
   TableWriter w = make(std::move(header));
   for (const auto& r : hits) {
     std::vector<std::string> cells =
-        split_tabs(miranda::format_tsv_row(hit_from_row(r, with_energy), queries.at(r.query).name, targets.at(r.target).name));
+        split_tabs(miranda::format_tsv_row(hit_from_row(r, with_energy), queries.at(r.query).name,
+                                           targets.at(r.target).name, with_strand ? strand_cell(r.strand)[0] : 0));
     if (significance) {
       const auto pz = sig.cells(r.query, r.score);
       cells.insert(cells.end(), pz.begin(), pz.end());
@@ -148,10 +160,17 @@ void export_miranda(const store::ResultsReader& rd, const MakeWriter& make, bool
 void export_miranda_pairs(const store::ResultsReader& rd, const MakeWriter& make, bool /*significance: none*/) {
   const auto queries = rd.queries();
   const auto targets = rd.targets();
-  TableWriter w = make({"query", "target", "total_score", "max_score", "hit_count", "truncated"});
-  for (const auto& r : rd.miranda_pairs())
-    w.row({queries.at(r.query).name, targets.at(r.target).name, std::to_string(r.total_score),
-           std::to_string(r.max_score), std::to_string(r.hit_count), std::to_string(r.truncated)});
+  const bool with_strand = both_strands(rd, store::StageKind::miranda);
+  std::vector<std::string> header = {"query", "target", "total_score", "max_score", "hit_count", "truncated"};
+  if (with_strand) header.insert(header.begin() + 2, "strand");
+  TableWriter w = make(std::move(header));
+  for (const auto& r : rd.miranda_pairs()) {
+    std::vector<std::string> cells = {queries.at(r.query).name, targets.at(r.target).name, std::to_string(r.total_score),
+                                      std::to_string(r.max_score), std::to_string(r.hit_count),
+                                      std::to_string(r.truncated)};
+    if (with_strand) cells.insert(cells.begin() + 2, strand_cell(r.strand));
+    w.row(cells);
+  }
 }
 
 void export_miranda_text(const store::ResultsReader& rd, OutputFile& out) {
@@ -159,26 +178,37 @@ void export_miranda_text(const store::ResultsReader& rd, OutputFile& out) {
   const auto targets = rd.targets();
   const auto hits = rd.miranda_hits();
   const bool with_energy = miranda_has_energy(rd);
-  // Rows are sorted by pair, then target position; miRanda reports a pair's hits in rank order.
+  const bool with_strand = both_strands(rd, store::StageKind::miranda);
+  // Rows are sorted by pair and strand, then target position; miRanda reports a pair's hits in rank
+  // order. A reverse-strand pair is printed as miRanda prints a scan of the reverse complement,
+  // named NAME(-), with positions on it.
   std::size_t i = 0;
   while (i < hits.size()) {
     std::size_t e = i;
-    while (e < hits.size() && hits[e].query == hits[i].query && hits[e].target == hits[i].target) ++e;
+    while (e < hits.size() && hits[e].query == hits[i].query && hits[e].target == hits[i].target &&
+           hits[e].strand == hits[i].strand)
+      ++e;
     std::vector<store::MirandaHitRow> pair(hits.begin() + static_cast<std::ptrdiff_t>(i),
                                            hits.begin() + static_cast<std::ptrdiff_t>(e));
     std::sort(pair.begin(), pair.end(), [](const auto& a, const auto& b) { return a.rank < b.rank; });
     std::vector<miranda::Hit> h;
     std::vector<double> energies;
-    for (const auto& r : pair) {
-      h.push_back(hit_from_row(r, with_energy));
-      energies.push_back(with_energy ? miranda::printed_energy(h.back().energy) : 0.0);
-    }
     const auto& q = queries.at(hits[i].query);
     const auto& t = targets.at(hits[i].target);
-    for (std::size_t k = 0; k < h.size(); ++k) out.write(miranda::format_hit_line(h[k], q.name, t.name, energies[k]));
-    // The pair counter of a run that examined every (query, target) pair in order.
-    const long counter = static_cast<long>(hits[i].query * targets.size() + hits[i].target + 1);
-    out.write(miranda::format_pair_line(h, q.name, t.name, counter, q.length, t.length, with_energy ? &energies : nullptr));
+    const bool reverse = hits[i].strand == 1;
+    for (const auto& r : pair) {
+      h.push_back(hit_from_row(r, with_energy));
+      if (reverse) h.back() = miranda::flip_target_positions(h.back(), t.length);
+      energies.push_back(with_energy ? miranda::printed_energy(h.back().energy) : 0.0);
+    }
+    const std::string name = reverse ? t.name + "(-)" : t.name;
+    for (std::size_t k = 0; k < h.size(); ++k) out.write(miranda::format_hit_line(h[k], q.name, name, energies[k]));
+    // The pair counter of a run that examined every (query, target) pair in order (with both
+    // strands: per query every target, then every target's reverse complement).
+    const std::uint64_t nt = targets.size();
+    const long counter = static_cast<long>(with_strand ? hits[i].query * 2 * nt + hits[i].strand * nt + hits[i].target + 1
+                                                       : hits[i].query * nt + hits[i].target + 1);
+    out.write(miranda::format_pair_line(h, q.name, name, counter, q.length, t.length, with_energy ? &energies : nullptr));
     i = e;
   }
 }
@@ -190,20 +220,22 @@ void export_bpmax(const store::ResultsReader& rd, const MakeWriter& make, bool s
   const auto structures = rd.bpmax_structures();
   const auto scores = rd.bpmax_scores();
   const Significance sig = significance ? bpmax_significance(scores, scale) : Significance{};
+  const bool with_strand = both_strands(rd, store::StageKind::bpmax);
   std::vector<std::string> header = {"query", "target", "score", "query_begin", "query_end", "target_begin",
                                      "target_end", "structure", "inter"};
+  if (with_strand) header.insert(header.begin() + 2, "strand");
   if (significance) header.insert(header.end(), {"pvalue", "zscore"});
   TableWriter w = make(std::move(header));
   std::size_t k = 0;
+  const auto key = [](const auto& r) { return std::make_tuple(r.query, r.target, r.strand); };
   for (const auto& r : scores) {
-    while (k < structures.size() && std::make_pair(structures[k].query, structures[k].target) <
-                                        std::make_pair(r.query, r.target))
-      ++k;
-    const bool has = k < structures.size() && structures[k].query == r.query && structures[k].target == r.target;
+    while (k < structures.size() && key(structures[k]) < key(r)) ++k;
+    const bool has = k < structures.size() && key(structures[k]) == key(r);
     std::vector<std::string> cells = {queries.at(r.query).name, targets.at(r.target).name, format_score(r.score, scale),
                                       std::to_string(r.query_begin), std::to_string(r.query_end),
                                       std::to_string(r.target_begin), std::to_string(r.target_end),
                                       has ? structures[k].structure : "", has ? structures[k].inter : ""};
+    if (with_strand) cells.insert(cells.begin() + 2, strand_cell(r.strand));
     if (significance) {
       const auto pz = sig.cells(r.query, static_cast<double>(r.score) / scale);
       cells.insert(cells.end(), pz.begin(), pz.end());
@@ -212,7 +244,8 @@ void export_bpmax(const store::ResultsReader& rd, const MakeWriter& make, bool s
   }
 }
 
-// BED6 of the sites: target, start (0-based), end (exclusive), query, score, strand. miRanda hits
+// BED6 of the sites: target, start (0-based), end (exclusive), query, score, strand ('-' for a site
+// on the target's reverse complement; its interval is on the forward strand). miRanda hits
 // span their target interval as miRanda prints it; BPMax sites their target interval (pairs without
 // a site, score 0, are left out).
 void bed_miranda(const store::ResultsReader& rd, TableWriter& w) {
@@ -220,7 +253,7 @@ void bed_miranda(const store::ResultsReader& rd, TableWriter& w) {
   const auto targets = rd.targets();
   for (const auto& r : rd.miranda_hits())
     w.row({targets.at(r.target).name, std::to_string(r.rstart - 1), std::to_string(r.rend), queries.at(r.query).name,
-           std::to_string(r.score), "+"});
+           std::to_string(r.score), strand_cell(r.strand)});
 }
 
 void bed_bpmax(const store::ResultsReader& rd, TableWriter& w) {
@@ -230,7 +263,7 @@ void bed_bpmax(const store::ResultsReader& rd, TableWriter& w) {
   for (const auto& r : rd.bpmax_scores()) {
     if (r.score <= 0 || r.target_begin < 1) continue;
     w.row({targets.at(r.target).name, std::to_string(r.target_begin - 1), std::to_string(r.target_end),
-           queries.at(r.query).name, format_score(r.score, scale), "+"});
+           queries.at(r.query).name, format_score(r.score, scale), strand_cell(r.strand)});
   }
 }
 

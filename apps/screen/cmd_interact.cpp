@@ -19,6 +19,7 @@
 #include "common/pair_weights.hpp"
 #include "common/progress.hpp"
 #include "manifest/param_rules.hpp"
+#include "seq/reverse_complement.hpp"
 #include "seq/sequence_set.hpp"
 #include "stages/bpmax/cpu.hpp"
 #include "stages/bpmax/cuda.hpp"
@@ -40,6 +41,7 @@ struct InteractOptions {
   std::string method = "auto";
   int threads = 0;
   std::string format = "tsv";
+  std::string strand = "forward";
   std::string out;
 };
 
@@ -50,6 +52,11 @@ constexpr std::size_t kChunkPairs = 4096;
 constexpr std::size_t kGpuChunkPairs = 65536;
 
 int run_interact(const InteractOptions& o) {
+  if (o.strand != "forward" && o.strand != "both")
+    throw UsageError(fmt::format("--strand must be forward or both, not '{}'", o.strand));
+  const bool both = o.strand == "both";
+  if (both && !o.pairs.empty())
+    throw UsageError("--strand both screens QUERIES.fa against TARGETS.fa (a --pairs file names its strands itself)");
   if (o.format == "h5") {
     if (!o.pairs.empty() || o.inputs.size() != 2)
       throw UsageError("--format h5 screens QUERIES.fa against TARGETS.fa (a --pairs file has no such layout)");
@@ -61,10 +68,12 @@ int run_interact(const InteractOptions& o) {
         o.query_window, o.target_window, pairs_yaml(parse_pair_weights(o.weights, 3, 2, 1)), o.traceback ? "all" : "none");
     j.queries = o.inputs[0];
     j.targets = o.inputs[1];
+    j.both_strands = both;
     j.device = o.device;
     j.threads = o.threads;
     j.out = o.out;
-    j.command_line = "screen interact " + o.inputs[0] + " " + o.inputs[1] + " --format h5";
+    j.command_line =
+        "screen interact " + o.inputs[0] + " " + o.inputs[1] + " --format h5" + (both ? " --strand both" : "");
     write_single_stage_h5(j);
     return 0;
   }
@@ -95,7 +104,7 @@ int run_interact(const InteractOptions& o) {
 
   // The pairs to score, in output order.
   std::unique_ptr<bpmax::PairSets> pair_sets;
-  std::unique_ptr<seq::SequenceSet> queries_own, targets_own;
+  std::unique_ptr<seq::SequenceSet> queries_own, targets_own, targets_rc;
   const seq::SequenceSet* queries = nullptr;
   const seq::SequenceSet* targets = nullptr;
   std::vector<bpmax::PairInput> pairs;
@@ -116,17 +125,27 @@ int run_interact(const InteractOptions& o) {
         spdlog::warn("{}: record '{}' skipped: {}", set->source_path(), skipped.name, skipped.reason);
     queries = queries_own.get();
     targets = targets_own.get();
-    for (std::size_t q = 0; q < queries->size(); ++q)
-      for (std::size_t t = 0; t < targets->size(); ++t)
-        pairs.push_back({strand(*queries, q), strand(*targets, t), q, t});
+    // --strand both: per query, every target, then every target's reverse complement (pairs whose
+    // target_index is nt + t; reported at forward positions with strand '-').
+    if (both) targets_rc = std::make_unique<seq::SequenceSet>(seq::reverse_complements(*targets));
+    const std::size_t nt = targets->size();
+    for (std::size_t q = 0; q < queries->size(); ++q) {
+      for (std::size_t t = 0; t < nt; ++t) pairs.push_back({strand(*queries, q), strand(*targets, t), q, t});
+      if (both)
+        for (std::size_t t = 0; t < nt; ++t) pairs.push_back({strand(*queries, q), strand(*targets_rc, t), q, nt + t});
+    }
   }
+  const std::size_t nt_forward = targets->size();
+  const auto target_name = [&](std::size_t t) -> const std::string& {
+    return targets->record(t < nt_forward ? t : t - nt_forward).name;
+  };
   std::size_t largest = 0;
   for (const auto& pr : pairs) {
     const std::size_t bytes = bpmax::cpu_table_bytes(pr.query.length, pr.target.length, p);
     largest = std::max(largest, bytes);
     // Refused before any table is allocated (the GPU path falls back to these CPU tables too).
     require_memory(fmt::format("pair '{}' ({} nt) x '{}' ({} nt)", queries->record(pr.query_index).name,
-                               pr.query.length, targets->record(pr.target_index).name, pr.target.length),
+                               pr.query.length, target_name(pr.target_index), pr.target.length),
                    bytes);
   }
   if (gpu)
@@ -141,8 +160,8 @@ int run_interact(const InteractOptions& o) {
   gpu_options.cpu_threads = o.threads;
 
   OutputFile out(o.out);
-  out.write(o.traceback ? "query\ttarget\tscore\tsite_start\tsite_end\tstructure\n"
-                        : "query\ttarget\tscore\tsite_start\tsite_end\n");
+  out.write(fmt::format("query\ttarget\t{}score\tsite_start\tsite_end{}\n", both ? "strand\t" : "",
+                        o.traceback ? "\tstructure" : ""));
   Progress progress("interact", "pairs", pairs.size());
   std::size_t done = 0;
   while (done < pairs.size()) {
@@ -158,9 +177,15 @@ int run_interact(const InteractOptions& o) {
         gpu ? bpmax::interact_pairs_gpu(chunk, p, tb, gpu_options) : bpmax::interact_pairs(chunk, p, tb, method, o.threads);
     std::string text;
     for (const bpmax::PairResult& r : results) {
-      text += fmt::format("{}\t{}\t{}\t{}\t{}", queries->record(r.query_index).name,
-                          targets->record(r.target_index).name, format_score(r.site.score, p.weights.scale),
-                          r.site.target_begin, r.site.target_end);
+      const bool reverse = r.target_index >= nt_forward;
+      int begin = r.site.target_begin, end = r.site.target_end;
+      if (reverse && end >= begin) {  // forward positions (an empty site stays 1..0)
+        const int l1 = static_cast<int>(targets->length(r.target_index - nt_forward)) + 1;
+        begin = l1 - r.site.target_end;
+        end = l1 - r.site.target_begin;
+      }
+      text += fmt::format("{}\t{}\t{}{}\t{}\t{}", queries->record(r.query_index).name, target_name(r.target_index),
+                          both ? (reverse ? "-\t" : "+\t") : "", format_score(r.site.score, p.weights.scale), begin, end);
       if (o.traceback) text += "\t" + (r.site.structure ? r.site.structure->dot_bracket : std::string());
       text += "\n";
     }
@@ -191,6 +216,10 @@ void add_interact(CLI::App& app, Action& action) {
   cmd->add_option("--method", o->method, "CPU method: auto, reference, cpu")->capture_default_str();
   cmd->add_option("--threads", o->threads, "CPU threads (0: all cores)")->capture_default_str();
   cmd->add_option("--format", o->format, "tsv, or h5 (the results file `screen run` writes; needs --out)")->capture_default_str();
+  cmd->add_option("--strand", o->strand,
+                  "forward (the targets as written) or both (also their reverse complements: a strand column, "
+                  "site positions on the forward strand, structures as scanned)")
+      ->capture_default_str();
   cmd->add_option("--out", o->out, "Output file (default: standard output)");
   cmd->callback([&action, o] { action = [o]() -> int { return run_interact(*o); }; });
 }

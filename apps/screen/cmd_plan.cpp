@@ -37,7 +37,7 @@ int run_plan(const PlanArgs& a) {
     return 0;
   }
   const engine::Inputs in = engine::load_inputs(job);
-  const plan::Plan p = plan::make_plan(job, in.query_lengths(), in.target_lengths(), a.shards);
+  const plan::Plan p = plan::make_plan(job, in.query_lengths(), in.target_lengths(), a.shards, in.target_both_strands);
   if (a.count) {
     engine::require_work(p);
     fmt::print("{}\n", p.shards.size());

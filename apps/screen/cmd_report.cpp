@@ -19,6 +19,7 @@
 #include "common/error.hpp"
 #include "common/output_file.hpp"
 #include "common/pair_weights.hpp"
+#include "seq/reverse_complement.hpp"
 #include "seq/sequence_set.hpp"
 #include "stages/miranda/miranda_format.hpp"
 #include "stages/miranda/reference.hpp"
@@ -160,14 +161,17 @@ std::string miranda_section(const store::ResultsReader& rd, int top) {
   std::string blocks;
   for (std::size_t k = 0; k < hits.size() && k < static_cast<std::size_t>(top); ++k) {
     const auto& h = hits[k];
-    cells.push_back({queries.at(h.query).name, targets.at(h.target).name, std::to_string(h.score),
+    const std::string target = targets.at(h.target).name + (h.strand == 1 ? " (-)" : "");
+    cells.push_back({queries.at(h.query).name, target, std::to_string(h.score),
                      with_energy ? fmt::format("{:.2f}", h.energy) : "-", fmt::format("{}-{}", h.rstart, h.rend),
                      miranda::site_type_name(miranda::site_type(h.query_aln, h.target_aln))});
     if (k < 5) {
-      const miranda::Hit mh = hit_from_row(h, with_energy);
+      // A reverse-strand hit as miRanda prints a scan of the reverse complement: its own positions.
+      miranda::Hit mh = hit_from_row(h, with_energy);
+      if (h.strand == 1) mh = miranda::flip_target_positions(mh, targets.at(h.target).length);
       const double e = miranda::printed_energy(mh.energy);  // as miRanda prints it
       blocks += fmt::format("<h4>{} x {}</h4><pre class=\"alignment\">{}</pre>", html_escape(queries.at(h.query).name),
-                            html_escape(targets.at(h.target).name),
+                            html_escape(target),
                             html_escape(miranda::format_alignment_block(mh, with_energy ? &e : nullptr)));
     }
   }
@@ -202,8 +206,9 @@ std::string bpmax_section(const store::ResultsReader& rd, const Letters& letters
   std::vector<std::vector<std::string>> cells;
   for (std::size_t k = 0; k < scores.size() && k < static_cast<std::size_t>(top); ++k) {
     const auto& r = scores[k];
-    cells.push_back({queries.at(r.query).name, targets.at(r.target).name, format_score(r.score, scale),
-                     fmt::format("{}-{}", r.query_begin, r.query_end), fmt::format("{}-{}", r.target_begin, r.target_end)});
+    cells.push_back({queries.at(r.query).name, targets.at(r.target).name + (r.strand == 1 ? " (-)" : ""),
+                     format_score(r.score, scale), fmt::format("{}-{}", r.query_begin, r.query_end),
+                     fmt::format("{}-{}", r.target_begin, r.target_end)});
   }
   // Duplexes of the best sites that traceback covered.
   auto structures = rd.bpmax_structures();
@@ -222,8 +227,15 @@ std::string bpmax_section(const store::ResultsReader& rd, const Letters& letters
     }
     const auto& q = queries.at(st.query);
     const auto& t = targets.at(st.target);
-    duplexes += fmt::format("<h4>{} x {} (score {})</h4>", html_escape(q.name), html_escape(t.name), format_score(st.score, scale));
-    duplexes += svg_duplex(pairs, letters.of("query", q), letters.of("target", t), q.name, t.name);
+    // A reverse-strand site is drawn on the strand that pairs: the reverse complement, its positions.
+    std::string t_letters = letters.of("target", t), t_name = t.name;
+    if (st.strand == 1) {
+      t_letters = seq::reverse_complement_letters(t_letters);
+      t_name += " (-)";
+      for (auto& [qp, tp] : pairs) tp = static_cast<int>(t.length) + 1 - tp;
+    }
+    duplexes += fmt::format("<h4>{} x {} (score {})</h4>", html_escape(q.name), html_escape(t_name), format_score(st.score, scale));
+    duplexes += svg_duplex(pairs, letters.of("query", q), t_letters, q.name, t_name);
     ++drawn;
   }
   std::string s = "<section id=\"bpmax\"><h2>BPMax interaction scores</h2>";

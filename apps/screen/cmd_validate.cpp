@@ -46,7 +46,7 @@ int run_validate(const std::string& path) {
   std::fputs(manifest::describe_job(job).c_str(), stdout);
   std::fflush(stdout);
   const engine::Inputs in = engine::load_inputs(job);  // InputError (exit 4) names file, line and column
-  const plan::Plan p = plan::make_plan(job, in.query_lengths(), in.target_lengths(), 0);
+  const plan::Plan p = plan::make_plan(job, in.query_lengths(), in.target_lengths(), 0, in.target_both_strands);
   engine::require_work(p);
   std::fputs(describe_inputs(in, p).c_str(), stdout);
   std::printf("%s: valid\n", path.c_str());

@@ -57,7 +57,8 @@ void write_single_stage_h5(const SingleStageJob& j) {
   std::string yaml = fmt::format("version: 1\njob:\n  name: {}\n  output: {}\nqueries:\n  - name: queries\n    fasta: {}\n",
                                  j.command, quoted((tmp.path / "job").string()), quoted(fs::absolute(j.queries).string()));
   if (!j.targets.empty())
-    yaml += fmt::format("targets:\n  - name: targets\n    fasta: {}\n", quoted(fs::absolute(j.targets).string()));
+    yaml += fmt::format("targets:\n  - name: targets\n    fasta: {}\n{}", quoted(fs::absolute(j.targets).string()),
+                        j.both_strands ? "    strand: both\n" : "");
   yaml += "stages:\n" + j.stage_yaml;
   yaml += fmt::format("resources:\n  devices: {}\n  cpu_threads: {}\n", j.device == "cpu" ? "cpu" : "auto",
                       j.threads > 0 ? std::to_string(j.threads) : "auto");

@@ -14,6 +14,7 @@ struct SingleStageJob {
   std::string stage_yaml;     // the stage's section, e.g. "  miranda:\n    score_threshold: 140\n"
   std::string queries;        // FASTA paths (not "-": the engine reads files)
   std::string targets;        // "" when the stage has none (fold)
+  bool both_strands = false;  // targets[].strand: both (--strand both)
   std::string device = "auto";  // auto, cpu, gpu
   int threads = 0;
   std::string out;            // the .h5 file to write

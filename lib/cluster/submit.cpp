@@ -102,7 +102,7 @@ SubmitResult submit_job(const manifest::Job& job, const SubmitOptions& options) 
     throw ManifestError(fmt::format("{}: cluster.scheduler {}: only slurm is supported", job.manifest_path,
                                     job.cluster.scheduler));
   const engine::Inputs in = engine::load_inputs(job);
-  const plan::Plan p = plan::make_plan(job, in.query_lengths(), in.target_lengths());
+  const plan::Plan p = plan::make_plan(job, in.query_lengths(), in.target_lengths(), 0, in.target_both_strands);
   if (p.shards.empty()) throw InputError(fmt::format("{}: the job has no work units to submit", job.manifest_path));
 
   SubmitResult r;

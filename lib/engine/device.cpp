@@ -76,9 +76,10 @@ class StageDevice final : public Device {
     auto scores = std::make_shared<bpmax::GpuScores>(
         bpmax::score_pairs_gpu(*pairs, params.bpmax, params.bpmax_traceback, gpu_options()));
     const bpmax::Params p = params.bpmax;
-    return [pairs, scores, p](store::StageRows& rows) {
+    const bool reverse = reverse_strand(batch);
+    return [pairs, scores, p, reverse](store::StageRows& rows) {
       bpmax::trace_gpu_sites(*pairs, p, *scores, omp_get_num_procs());
-      append_bpmax_rows(scores->results, rows);
+      append_bpmax_rows(scores->results, *pairs, reverse, rows);
     };
   }
 
@@ -128,9 +129,19 @@ class StageDevice final : public Device {
     for (std::size_t k = 0; k < batch.count; ++k) rows.push_back(store::nussinov_row(batch.units[k].a, results[k]));
   }
 
+  // A batch holds units of one strand (batching keeps sides apart): side 1 scans the targets'
+  // reverse complements, and its rows are turned to forward-strand positions.
+  static bool reverse_strand(const StageBatch& batch) { return batch.count > 0 && batch.units[0].side == 1; }
+
   void align(const StageBatch& batch, const Inputs& in, const plan::StageParams& params, bool on_gpu,
              store::StageRows& out) {
-    const std::size_t nt = in.targets.size();
+    const bool reverse = reverse_strand(batch);
+    if (reverse && in.targets_rc.size() != in.targets.size())
+      throw Error(ExitCode::internal, "a reverse-strand unit without the targets' reverse complements");
+    const seq::SequenceSet& targets = reverse ? in.targets_rc : in.targets;
+    const std::vector<std::string>& target_letters = reverse ? in.target_letters_rc : in.target_letters;
+    const std::size_t hits_before = out.miranda_hits.size(), pairs_before = out.miranda_pairs.size();
+    const std::size_t nt = targets.size();
     std::size_t k = 0;
     while (k < batch.count) {
       // The run of units of one query with consecutive targets [t0, t1).
@@ -153,16 +164,16 @@ class StageDevice final : public Device {
         }
         o.query_begin = q;
         o.query_end = q1;
-        if (!in.target_letters.empty()) o.target_letters = &in.target_letters;
-        for (const auto& r : miranda::align_batch(in.queries, in.targets, params.miranda, o))
+        if (!target_letters.empty()) o.target_letters = &target_letters;
+        for (const auto& r : miranda::align_batch(in.queries, targets, params.miranda, o))
           store::append_miranda_rows(r.query_index, r.target_index, r, out.miranda_hits, out.miranda_pairs);
       } else {
         // Part of a row: the targets [t0, t1) as a set of their own.
         seq::SequenceSet sub;
         std::vector<std::string> letters;
         for (std::uint64_t t = t0; t < t1; ++t) {
-          sub.add(in.targets.record(t), in.targets.codes(t), in.targets.length(t));
-          if (!in.target_letters.empty()) letters.push_back(in.target_letters[t]);
+          sub.add(targets.record(t), targets.codes(t), targets.length(t));
+          if (!target_letters.empty()) letters.push_back(target_letters[t]);
         }
         if (!letters.empty()) o.target_letters = &letters;
         o.query_begin = q;
@@ -172,15 +183,23 @@ class StageDevice final : public Device {
       }
       k = e;
     }
+    if (!reverse) return;
+    for (std::size_t i = hits_before; i < out.miranda_hits.size(); ++i)
+      store::to_forward_strand(out.miranda_hits[i], static_cast<std::int64_t>(targets.length(out.miranda_hits[i].target)));
+    for (std::size_t i = pairs_before; i < out.miranda_pairs.size(); ++i) store::to_forward_strand(out.miranda_pairs[i]);
   }
 
   static std::vector<bpmax::PairInput> bpmax_pairs(const StageBatch& batch, const Inputs& in) {
+    const bool reverse = reverse_strand(batch);
+    if (reverse && in.targets_rc.size() != in.targets.size())
+      throw Error(ExitCode::internal, "a reverse-strand unit without the targets' reverse complements");
+    const seq::SequenceSet& targets = reverse ? in.targets_rc : in.targets;
     std::vector<bpmax::PairInput> pairs;
     for (std::size_t k = 0; k < batch.count; ++k) {
       const plan::WorkUnit& u = batch.units[k];
       bpmax::PairInput p;
       p.query = {in.queries.codes(u.a), static_cast<int>(in.queries.length(u.a))};
-      p.target = {in.targets.codes(u.b), static_cast<int>(in.targets.length(u.b))};
+      p.target = {targets.codes(u.b), static_cast<int>(targets.length(u.b))};
       p.query_index = u.a;
       p.target_index = u.b;
       pairs.push_back(p);
@@ -188,12 +207,20 @@ class StageDevice final : public Device {
     return pairs;
   }
 
-  static void append_bpmax_rows(const std::vector<bpmax::PairResult>& results, store::StageRows& out) {
-    for (const auto& r : results) {
+  // results[k] is of pairs[k]; reverse: the targets were reverse complements.
+  static void append_bpmax_rows(const std::vector<bpmax::PairResult>& results,
+                                const std::vector<bpmax::PairInput>& pairs, bool reverse, store::StageRows& out) {
+    if (results.size() != pairs.size()) throw Error(ExitCode::internal, "BPMax returned a wrong number of results");
+    for (std::size_t k = 0; k < results.size(); ++k) {
+      const bpmax::PairResult& r = results[k];
       out.bpmax_scores.push_back(store::bpmax_score_row(r.query_index, r.target_index, r.site));
-      if (r.site.structure)
+      const auto length = static_cast<std::int64_t>(pairs[k].target.length);
+      if (reverse) store::to_forward_strand(out.bpmax_scores.back(), length);
+      if (r.site.structure) {
         out.bpmax_structures.push_back(
             store::bpmax_structure_row(r.query_index, r.target_index, r.site.score, *r.site.structure));
+        if (reverse) store::to_forward_strand(out.bpmax_structures.back(), length);
+      }
     }
   }
 
@@ -212,8 +239,7 @@ class StageDevice final : public Device {
         bpmax_on_gpu_ ? bpmax::interact_pairs_gpu(pairs, params.bpmax, params.bpmax_traceback, gpu_options())
                       : bpmax::interact_pairs(pairs, params.bpmax, params.bpmax_traceback, bpmax::Method::automatic,
                                               threads_);
-    if (results.size() != pairs.size()) throw Error(ExitCode::internal, "BPMax returned a wrong number of results");
-    append_bpmax_rows(results, out);
+    append_bpmax_rows(results, pairs, reverse_strand(batch), out);
   }
 
   int gpu_;  // -1: the CPU pool

@@ -68,7 +68,7 @@ RunSummary run_job(const manifest::Job& job, const RunOptions& options) {
     throw UsageError("--restart starts the whole job over and cannot be combined with --shard");
   // Inputs and plan first: a job whose inputs are refused leaves no output folder behind.
   const Inputs in = load_inputs(job);
-  const plan::Plan p = plan::make_plan(job, in.query_lengths(), in.target_lengths(), options.shards);
+  const plan::Plan p = plan::make_plan(job, in.query_lengths(), in.target_lengths(), options.shards, in.target_both_strands);
   log_skipped(in, p);
   require_work(p);
 

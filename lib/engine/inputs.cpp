@@ -2,9 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 
 #include "common/error.hpp"
+#include "seq/reverse_complement.hpp"
 #include "stages/miranda/display_letters.hpp"
 
 namespace screen::engine {
@@ -62,6 +64,16 @@ Inputs load_inputs(const manifest::Job& job) {
   const bool letters = job.enabled(manifest::StageKind::miranda);
   load_side(job.queries, "query", letters, in, in.queries, in.query_letters, in.query_rows);
   load_side(job.targets, "target", letters, in, in.targets, in.target_letters, in.target_rows);
+  const bool pair_stage = job.enabled(manifest::StageKind::miranda) || job.enabled(manifest::StageKind::bpmax);
+  if (job.any_both_strands() && pair_stage) {
+    for (const auto& row : in.target_rows) {
+      const auto spec = std::find_if(job.targets.begin(), job.targets.end(),
+                                     [&row](const manifest::SetSpec& s) { return s.name == row.set; });
+      in.target_both_strands.push_back(spec != job.targets.end() && spec->strand == manifest::Strand::both ? 1 : 0);
+    }
+    in.targets_rc = seq::reverse_complements(in.targets);
+    for (const auto& l : in.target_letters) in.target_letters_rc.push_back(seq::reverse_complement_letters(l));
+  }
   return in;
 }
 

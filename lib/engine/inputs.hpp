@@ -2,6 +2,7 @@
 // The inputs of a job as the engine uses them: every query set in one SequenceSet (records in
 // manifest order of sets, file order within a set; index = row of /queries), the same for targets,
 // with the rows of /queries, /targets and /skipped and the list of input files with SHA-256s.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,11 @@ struct Inputs {
   // The letters of each record as written (miRanda's alignment lines); empty: A C G U N.
   std::vector<std::string> query_letters, target_letters;
   std::vector<store::SequenceRow> query_rows, target_rows;
+  // Per target row: 1 where its set has `strand: both`. With any such set, the reverse complement
+  // of every target (same rows) and of its letters as written; otherwise these are empty.
+  std::vector<std::uint8_t> target_both_strands;
+  seq::SequenceSet targets_rc;
+  std::vector<std::string> target_letters_rc;
   std::vector<store::SkippedRow> skipped;
   std::vector<store::InputFile> files;  // query sets, then target sets, manifest order
 

@@ -26,7 +26,7 @@ std::vector<store::SkippedRow> skipped_unit_rows(const plan::Plan& p, const Inpu
       const store::SequenceRow& t = in.target_rows[u.b];
       r.side = "pair";
       r.set = q.set + "&" + t.set;
-      r.name = q.name + "&" + t.name;
+      r.name = q.name + "&" + t.name + (u.side == 1 ? "(-)" : "");  // (-): the target's reverse complement
       r.index_in_file = t.index_in_file;
       r.length = t.length;
     }

@@ -26,7 +26,8 @@ std::string merge_output(const manifest::Job& job, const std::string& command_li
   if (!read_run_state(output, old)) throw InputError(fmt::format("{}: no run.info; is this a job's output?", output));
   const Inputs in = load_inputs(job);
   const plan::Plan p =
-      plan::make_plan(job, in.query_lengths(), in.target_lengths(), static_cast<int>(old.shards.size()));
+      plan::make_plan(job, in.query_lengths(), in.target_lengths(), static_cast<int>(old.shards.size()),
+                      in.target_both_strands);
   const std::string diff = differences(old, current_state(job, in, p));
   if (!diff.empty()) throw ConflictError(fmt::format("{}: cannot merge: {}", output, diff));
   const auto checks = check_shards(output, p, job.manifest_sha256, in.input_sha256());

@@ -18,8 +18,9 @@ std::string weights(const PairWeights& w) {
 }
 
 std::string lengths(const SetSpec& s) {
-  if (s.max_length == 0) return fmt::format("length >= {}", s.min_length);
-  return fmt::format("length {}..{}", s.min_length, s.max_length);
+  const std::string strands = s.strand == Strand::both ? ", both strands" : "";
+  if (s.max_length == 0) return fmt::format("length >= {}{}", s.min_length, strands);
+  return fmt::format("length {}..{}{}", s.min_length, s.max_length, strands);
 }
 
 std::string sets(const char* label, const std::vector<SetSpec>& list) {

@@ -22,8 +22,14 @@ std::string_view traceback_name(BpmaxTraceback t) {
   return "?";
 }
 
+std::string_view strand_name(Strand s) { return s == Strand::both ? "both" : "forward"; }
+
 bool Job::enabled(StageKind kind) const {
   return std::find(stage_order.begin(), stage_order.end(), kind) != stage_order.end();
+}
+
+bool Job::any_both_strands() const {
+  return std::any_of(targets.begin(), targets.end(), [](const SetSpec& s) { return s.strand == Strand::both; });
 }
 
 }  // namespace screen::manifest

@@ -13,6 +13,11 @@
 
 namespace screen::manifest {
 
+// Which strands of a target set miRanda and BPMax scan: the records as written, or also their
+// reverse complements (docs/manifest.md, `targets[].strand`). Queries are always read as written.
+enum class Strand { forward, both };
+std::string_view strand_name(Strand s);  // "forward", "both"
+
 // One named FASTA input (`queries[i]` or `targets[i]`).
 struct SetSpec {
   std::string name;
@@ -20,6 +25,7 @@ struct SetSpec {
   std::string fasta_as_written;  // as the manifest spells it
   std::size_t min_length = 1;    // shorter records are skipped and reported
   std::size_t max_length = 0;    // 0 = unlimited; longer records are skipped and reported
+  Strand strand = Strand::forward;  // targets only
 };
 
 enum class StageKind { nussinov, miranda, bpmax };
@@ -120,6 +126,8 @@ struct Job {
   std::string manifest_sha256;  // SHA-256 of manifest_text, lower-case hex
 
   bool enabled(StageKind kind) const;
+  // Whether any target set scans both strands (then the pair stages' tables carry a strand column).
+  bool any_both_strands() const;
 };
 
 }  // namespace screen::manifest

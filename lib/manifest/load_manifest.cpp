@@ -72,10 +72,10 @@ void read_everything(const Section& root, Job& job, const std::string& base_dir)
 
   std::vector<std::pair<std::string, std::string>> set_names;
   if (root.has("queries"))
-    read_sets(root["queries"], job.queries, base_dir, set_names);
+    read_sets(root["queries"], job.queries, base_dir, set_names, false);
   else
     root.missing("queries", "a list of sets, - name: ..., fasta: ...");
-  if (root.has("targets")) read_sets(root["targets"], job.targets, base_dir, set_names);
+  if (root.has("targets")) read_sets(root["targets"], job.targets, base_dir, set_names, true);
 
   if (root.has("stages"))
     read_stages(root["stages"], job);

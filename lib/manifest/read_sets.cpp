@@ -41,8 +41,10 @@ void check_input_file(const Field& field, const std::string& resolved) {
 }
 
 void read_set(const Field& field, SetSpec& set, const std::string& base_dir,
-              std::vector<std::pair<std::string, std::string>>& seen) {
-  Section s(field, {"name", "fasta", "min_length", "max_length"});
+              std::vector<std::pair<std::string, std::string>>& seen, bool targets) {
+  // strand is a target set's key only: a query (microRNA) is always read as written.
+  Section s(field, targets ? std::vector<std::string>{"name", "fasta", "min_length", "max_length", "strand"}
+                           : std::vector<std::string>{"name", "fasta", "min_length", "max_length"});
   if (!s.ok()) return;
   if (!s.has("name")) {
     s.missing("name", "a short name for the set, such as mirnas");
@@ -73,6 +75,9 @@ void read_set(const Field& field, SetSpec& set, const std::string& base_dir,
       if (set.max_length != 0 && set.max_length < set.min_length)
         s["max_length"].problem(fmt::format("must be 0 (unlimited) or >= min_length {} (got {})", set.min_length, *v));
     }
+  }
+  if (targets && s.has("strand")) {
+    if (auto v = s["strand"].choice({"forward", "both"})) set.strand = *v == "both" ? Strand::both : Strand::forward;
   }
 }
 
@@ -124,13 +129,13 @@ void read_job(const Field& field, Job& job, const std::string& base_dir) {
 }
 
 void read_sets(const Field& field, std::vector<SetSpec>& sets, const std::string& base_dir,
-               std::vector<std::pair<std::string, std::string>>& seen) {
+               std::vector<std::pair<std::string, std::string>>& seen, bool targets) {
   auto items = field.items("a list of sets (- name: ..., fasta: ...)");
   if (!items) return;
   if (items->empty()) field.problem("needs at least one set");
   for (const auto& item : *items) {
     SetSpec set;
-    read_set(item, set, base_dir, seen);
+    read_set(item, set, base_dir, seen, targets);
     sets.push_back(std::move(set));
   }
 }

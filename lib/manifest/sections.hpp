@@ -18,9 +18,10 @@ bool check_name(const Field& field, const std::string& name);
 
 void read_job(const Field& field, Job& job, const std::string& base_dir);
 
-// queries / targets. `seen` holds (set name, field path of its name) across both lists.
+// queries / targets (`targets`: the target sets, which may also say `strand`). `seen` holds (set name,
+// field path of its name) across both lists.
 void read_sets(const Field& field, std::vector<SetSpec>& sets, const std::string& base_dir,
-               std::vector<std::pair<std::string, std::string>>& seen);
+               std::vector<std::pair<std::string, std::string>>& seen, bool targets);
 
 void read_stages(const Field& field, Job& job);
 

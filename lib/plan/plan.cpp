@@ -107,7 +107,10 @@ void hash_u64(Sha256& h, std::uint64_t v) {
 }  // namespace
 
 std::vector<WorkUnit> make_units(const manifest::Job& job, const std::vector<std::size_t>& query_lengths,
-                                 const std::vector<std::size_t>& target_lengths) {
+                                 const std::vector<std::size_t>& target_lengths,
+                                 const std::vector<std::uint8_t>& target_both_strands) {
+  if (!target_both_strands.empty() && target_both_strands.size() != target_lengths.size())
+    throw Error(ExitCode::internal, "make_units: strand flags for a different number of targets");
   const StageParams sp = stage_params(job);
   std::vector<WorkUnit> units;
   for (StageKind stage : job.stage_order) {
@@ -127,25 +130,31 @@ std::vector<WorkUnit> make_units(const manifest::Job& job, const std::vector<std
       }
       continue;
     }
-    for (std::size_t q = 0; q < query_lengths.size(); ++q) {
-      for (std::size_t t = 0; t < target_lengths.size(); ++t) {
-        WorkUnit u;
-        u.stage = stage;
-        u.a = q;
-        u.b = t;
-        const std::size_t lq = query_lengths[q], lr = target_lengths[t];
-        if (stage == StageKind::miranda) {
-          u.ops = static_cast<double>(lq) * static_cast<double>(lr);
-          u.memory_bytes = 12ull * (lq + 1) + lr;
-          u.gpu_memory_bytes = u.memory_bytes;
-        } else {
-          u.ops = bpmax::term1_updates(static_cast<int>(lq), static_cast<int>(lr), sp.bpmax);
-          u.memory_bytes = bpmax::cpu_table_bytes(static_cast<int>(lq), static_cast<int>(lr), sp.bpmax);
-          const std::size_t gpu_bytes = bpmax::gpu_table_bytes(static_cast<int>(lq), static_cast<int>(lr), sp.bpmax);
-          u.gpu_memory_bytes = gpu_bytes > 0 ? gpu_bytes : u.memory_bytes;  // 0: no GPU path in this build
-        }
-        units.push_back(finish(u));
+    // A pair unit; the reverse strand costs what the forward one does.
+    const auto pair_unit = [&](std::size_t q, std::size_t t, std::uint8_t strand) {
+      WorkUnit u;
+      u.stage = stage;
+      u.side = strand;
+      u.a = q;
+      u.b = t;
+      const std::size_t lq = query_lengths[q], lr = target_lengths[t];
+      if (stage == StageKind::miranda) {
+        u.ops = static_cast<double>(lq) * static_cast<double>(lr);
+        u.memory_bytes = 12ull * (lq + 1) + lr;
+        u.gpu_memory_bytes = u.memory_bytes;
+      } else {
+        u.ops = bpmax::term1_updates(static_cast<int>(lq), static_cast<int>(lr), sp.bpmax);
+        u.memory_bytes = bpmax::cpu_table_bytes(static_cast<int>(lq), static_cast<int>(lr), sp.bpmax);
+        const std::size_t gpu_bytes = bpmax::gpu_table_bytes(static_cast<int>(lq), static_cast<int>(lr), sp.bpmax);
+        u.gpu_memory_bytes = gpu_bytes > 0 ? gpu_bytes : u.memory_bytes;  // 0: no GPU path in this build
       }
+      return finish(u);
+    };
+    for (std::size_t q = 0; q < query_lengths.size(); ++q) {
+      for (std::size_t t = 0; t < target_lengths.size(); ++t) units.push_back(pair_unit(q, t, 0));
+      if (target_both_strands.empty()) continue;
+      for (std::size_t t = 0; t < target_lengths.size(); ++t)
+        if (target_both_strands[t] != 0) units.push_back(pair_unit(q, t, 1));
     }
   }
   return units;
@@ -255,9 +264,10 @@ std::string plan_hash(const std::vector<WorkUnit>& units, const std::vector<Shar
 }
 
 Plan make_plan(const manifest::Job& job, const std::vector<std::size_t>& query_lengths,
-               const std::vector<std::size_t>& target_lengths, int requested_shards) {
+               const std::vector<std::size_t>& target_lengths, int requested_shards,
+               const std::vector<std::uint8_t>& target_both_strands) {
   Plan p;
-  p.units = make_units(job, query_lengths, target_lengths);
+  p.units = make_units(job, query_lengths, target_lengths, target_both_strands);
   p.skipped = take_oversized(p.units, job.resources.max_unit_memory);
   p.shards = make_shards(p.units, shard_count(job, p.units, requested_shards));
   p.hash = plan_hash(p.units, p.shards, p.skipped);

@@ -4,7 +4,9 @@
 //
 // Work units, in canonical order: the stages in manifest order; within Nussinov every query
 // (by row of /queries), then every target (by row of /targets); within miRanda and BPMax every
-// (query, target) pair by query, then target.
+// (query, target) pair by query, then strand, then target: for each query every target as written
+// (side 0), then the reverse complements (side 1) of the targets whose set has `strand: both`.
+// A job without such a set has the units (and the plan hash) it always had.
 //
 // Cost estimates (operation counts of each stage's recurrence; the ops are of different kinds,
 // so each stage's count is turned into seconds with a per-device-kind throughput):
@@ -59,7 +61,8 @@ double cost_per_unit(StageKind stage);
 
 struct WorkUnit {
   StageKind stage = StageKind::nussinov;
-  std::uint8_t side = 0;    // nussinov: 0 = a query, 1 = a target; pair stages: 0
+  std::uint8_t side = 0;    // nussinov: 0 = a query, 1 = a target; pair stages: the target's strand (0 as
+                            // written, 1 its reverse complement)
   std::uint64_t a = 0;      // nussinov: the sequence (row of /queries or /targets); pairs: the query
   std::uint64_t b = 0;      // pairs: the target; nussinov: 0
   double ops = 0;           // the recurrence's operation count (see above)
@@ -96,9 +99,11 @@ struct Plan {
   double gpu_seconds = 0, cpu_core_seconds = 0;
 };
 
-// Units of a job over the screened records (lengths by row of /queries and /targets).
+// Units of a job over the screened records (lengths by row of /queries and /targets; per target row,
+// 1 where its set scans both strands; empty: none does).
 std::vector<WorkUnit> make_units(const manifest::Job& job, const std::vector<std::size_t>& query_lengths,
-                                 const std::vector<std::size_t>& target_lengths);
+                                 const std::vector<std::size_t>& target_lengths,
+                                 const std::vector<std::uint8_t>& target_both_strands = {});
 
 // The shard count: `requested` when > 0, else the job's sharding.shards when > 0, else
 // ceil(total GPU seconds / (sharding.target_shard_minutes * 60)); never more than the units, at least 1.
@@ -118,6 +123,7 @@ std::string plan_hash(const std::vector<WorkUnit>& units, const std::vector<Shar
 
 // All of the above.
 Plan make_plan(const manifest::Job& job, const std::vector<std::size_t>& query_lengths,
-               const std::vector<std::size_t>& target_lengths, int requested_shards = 0);
+               const std::vector<std::size_t>& target_lengths, int requested_shards = 0,
+               const std::vector<std::uint8_t>& target_both_strands = {});
 
 }  // namespace screen::plan

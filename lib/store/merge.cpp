@@ -54,6 +54,7 @@ void write_stage_params(const manifest::Job& job, StageKind k, h5::Group& g) {
       g.set_bool("energy", p.energy);
       g.set_double("energy_threshold", p.energy_threshold);
       g.set_double("temperature", p.temperature);
+      if (job.any_both_strands()) g.set_string("strands", "both");  // the tables' strand column is in use
       break;
     }
     case StageKind::bpmax: {
@@ -63,6 +64,7 @@ void write_stage_params(const manifest::Job& job, StageKind k, h5::Group& g) {
       write_weights(p.pairs, g);
       g.set_string("traceback", std::string(manifest::traceback_name(p.traceback)));
       g.set_double("report_threshold", p.report_threshold);
+      if (job.any_both_strands()) g.set_string("strands", "both");
       break;
     }
   }
@@ -151,9 +153,9 @@ MergeSummary merge_results(const MergeSpec& spec, const std::string& output_path
     summary.rows += v.size();
   });
   {
-    std::vector<std::tuple<std::uint64_t, std::uint64_t, std::int32_t>> keys;
+    std::vector<std::tuple<std::uint64_t, std::uint64_t, std::uint8_t, std::int32_t>> keys;
     keys.reserve(all.miranda_hits.size());
-    for (const auto& h : all.miranda_hits) keys.emplace_back(h.query, h.target, h.rank);
+    for (const auto& h : all.miranda_hits) keys.emplace_back(h.query, h.target, h.strand, h.rank);
     std::sort(keys.begin(), keys.end());
     if (std::adjacent_find(keys.begin(), keys.end()) != keys.end())
       throw ConflictError("/miranda/hits: two parts hold hits of the same pair; parts of overlapping shards cannot be merged");

@@ -10,7 +10,8 @@
 // So all text sits in checksummed, compressed chunks (HDF5 1.10 keeps variable-length strings in an
 // unchecksummed heap it reads without bounds checks, which a damaged file can crash).
 //
-// TableWriter appends rows; read_table reads a whole table back.
+// TableWriter appends rows (every column, optional ones included); read_table reads a whole table
+// back (an optional column missing from the file reads as its default, tables.hpp).
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -148,13 +149,18 @@ std::vector<Row> read_table(const h5::Group& parent, const std::string& name) {
     n = len;
     first = false;
   };
+  // Optional columns absent from the file (written before they existed) read as their default.
+  std::vector<bool> absent;  // per column, in order
   for_each_column<Row>([&](auto c) {
     using T = std::remove_reference_t<decltype(std::declval<Row&>().*(c.member))>;
     if constexpr (std::is_same_v<T, std::string>) {
+      absent.push_back(false);
       columns.push_back(g.open_dataset(std::string(c.name) + "_end"));
       take_length(columns.back());
       columns.push_back(g.open_dataset(std::string(c.name) + "_bytes"));
     } else {
+      absent.push_back(c.optional && !g.has(c.name));
+      if (absent.back()) return;
       columns.push_back(g.open_dataset(c.name));
       take_length(columns.back());
     }
@@ -165,9 +171,10 @@ std::vector<Row> read_table(const h5::Group& parent, const std::string& name) {
       throw ResourceError(fmt::format("{}: {}: column of an unexpected type", ds.where().file, ds.where().path));
   };
   std::vector<Row> rows(n);
-  std::size_t k = 0;
+  std::size_t k = 0, column = 0;
   for_each_column<Row>([&](auto c) {
     using T = std::remove_reference_t<decltype(std::declval<Row&>().*(c.member))>;
+    if (absent[column++]) return;
     if constexpr (std::is_same_v<T, std::string>) {
       const h5::Dataset& end_ds = columns[k++];
       const h5::Dataset& bytes_ds = columns[k++];

@@ -55,10 +55,10 @@ NussinovRow nussinov_row(std::uint64_t sequence, const nussinov::FoldResult& r) 
 void append_miranda_rows(std::uint64_t query, std::uint64_t target, const miranda::PairResult& r,
                          std::vector<MirandaHitRow>& hits, std::vector<MirandaPairRow>& pairs) {
   if (r.hits.empty()) return;
-  MirandaPairRow pair{query, target, 0, r.hits.front().score, 0, static_cast<std::uint8_t>(r.truncated ? 1 : 0)};
+  MirandaPairRow pair{query, target, 0, 0, r.hits.front().score, 0, static_cast<std::uint8_t>(r.truncated ? 1 : 0)};
   std::int32_t rank = 0;
   for (const auto& h : r.hits) {
-    hits.push_back({query, target, rank++, h.score, h.qstart, h.qend, h.rstart, h.rend, h.align_len, h.identity,
+    hits.push_back({query, target, 0, rank++, h.score, h.qstart, h.qend, h.rstart, h.rend, h.align_len, h.identity,
                     h.similarity, h.query_line, h.match_line, h.target_line,
                     h.has_energy ? static_cast<double>(h.energy) / 100.0 : 0.0});
     pair.total_score += h.score;
@@ -69,12 +69,37 @@ void append_miranda_rows(std::uint64_t query, std::uint64_t target, const mirand
 }
 
 BpmaxScoreRow bpmax_score_row(std::uint64_t query, std::uint64_t target, const bpmax::SiteResult& r) {
-  return {query, target, static_cast<std::int64_t>(r.score), r.query_begin, r.query_end, r.target_begin, r.target_end};
+  return {query, target, 0, static_cast<std::int64_t>(r.score), r.query_begin, r.query_end, r.target_begin, r.target_end};
 }
 
 BpmaxStructureRow bpmax_structure_row(std::uint64_t query, std::uint64_t target, long long score,
                                       const bpmax::Structure& s) {
-  return {query, target, static_cast<std::int64_t>(score), s.dot_bracket, encode_inter(s.inter)};
+  return {query, target, 0, static_cast<std::int64_t>(score), s.dot_bracket, encode_inter(s.inter)};
+}
+
+void to_forward_strand(MirandaHitRow& r, std::int64_t target_length) {
+  const auto flip = [target_length](std::int32_t p) { return static_cast<std::int32_t>(target_length + 1 - p); };
+  const std::int32_t start = r.rstart, end = r.rend;
+  r.rstart = flip(end);
+  r.rend = flip(start);
+  r.strand = 1;
+}
+
+void to_forward_strand(MirandaPairRow& r) { r.strand = 1; }
+
+void to_forward_strand(BpmaxScoreRow& r, std::int64_t target_length) {
+  r.strand = 1;
+  if (r.target_end < r.target_begin) return;  // an empty interval (no site) stays as it is
+  const std::int32_t b = r.target_begin, e = r.target_end;
+  r.target_begin = static_cast<std::int32_t>(target_length + 1 - e);
+  r.target_end = static_cast<std::int32_t>(target_length + 1 - b);
+}
+
+void to_forward_strand(BpmaxStructureRow& r, std::int64_t target_length) {
+  r.strand = 1;
+  std::vector<std::pair<int, int>> inter = decode_inter(r.inter);
+  for (auto& [q, t] : inter) t = static_cast<int>(target_length + 1 - t);
+  r.inter = encode_inter(inter);
 }
 
 std::string encode_inter(const std::vector<std::pair<int, int>>& inter) {

@@ -10,7 +10,13 @@
 //   std::uint64_t -> H5T_STD_U64LE, double -> H5T_IEEE_F64LE, std::string -> variable-length UTF-8.
 //
 // Indices: "query" / "target" / "sequence" are 0-based row numbers in /queries or /targets (all sets
-// of that side, in manifest order, records in file order). Positions are 1-based inclusive.
+// of that side, in manifest order, records in file order). Positions are 1-based inclusive, on the
+// target's forward strand (as written in its FASTA file) also for sites found on the reverse strand.
+//
+// Optional columns (opt_col): "strand" of the pair stages' tables, 0 = forward, 1 = the reverse
+// complement (targets[].strand: both). Always written; a file without them (written before they
+// existed) reads as forward; a row's checksum covers the value only when it is not 0, so rows of
+// forward-only jobs hash as they always did.
 // Scores of Nussinov and BPMax are integers in units of 1/score_scale (an attribute of the stage's
 // group); miRanda scores are miRanda's integers.
 #include <cstddef>
@@ -69,6 +75,7 @@ struct NussinovRow {
 struct MirandaHitRow {
   std::uint64_t query = 0;
   std::uint64_t target = 0;
+  std::uint8_t strand = 0;        // 0: the target as written; 1: its reverse complement
   std::int32_t rank = 0;          // 0-based place in miRanda's report order within the pair
   std::int32_t score = 0;
   std::int32_t qstart = 0, qend = 0;  // 1-based inclusive, as miRanda prints them
@@ -78,24 +85,26 @@ struct MirandaHitRow {
   double similarity = 0.0;        // percent
   std::string query_aln;          // query 3'->5', flanks lower case
   std::string match_aln;          // '|', ':' or ' ' per column
-  std::string target_aln;         // target 5'->3'
+  std::string target_aln;         // target 5'->3' (of the strand scanned: the reverse complement for strand 1)
   double energy = 0.0;            // duplex free energy, kcal/mol (0 when the run computed none)
 };
 
-// /miranda/pairs: one row per (query, target) pair with at least one hit.
+// /miranda/pairs: one row per (query, target, strand) with at least one hit.
 struct MirandaPairRow {
   std::uint64_t query = 0;
   std::uint64_t target = 0;
+  std::uint8_t strand = 0;
   std::int64_t total_score = 0;   // sum of the reported hits' scores
   std::int32_t max_score = 0;
   std::int32_t hit_count = 0;     // reported hits
   std::uint8_t truncated = 0;     // 1: max_hits_per_pair was exceeded and further hits dropped
 };
 
-// /bpmax/scores: one row per screened (query, target) pair.
+// /bpmax/scores: one row per screened (query, target, strand).
 struct BpmaxScoreRow {
   std::uint64_t query = 0;
   std::uint64_t target = 0;
+  std::uint8_t strand = 0;
   std::int64_t score = 0;         // site score, units of 1/score_scale
   std::int32_t query_begin = 0, query_end = 0;    // site interval on the query, 1-based inclusive
   std::int32_t target_begin = 0, target_end = 0;  // site interval on the target, forward, 1-based inclusive
@@ -105,8 +114,10 @@ struct BpmaxScoreRow {
 struct BpmaxStructureRow {
   std::uint64_t query = 0;
   std::uint64_t target = 0;
+  std::uint8_t strand = 0;
   std::int64_t score = 0;         // the site score (= the structure's weight), units of 1/score_scale
-  std::string structure;          // joint dot-bracket "query&target": ( ) intramolecular, [ ] intermolecular
+  std::string structure;          // joint dot-bracket "query&target": ( ) intramolecular, [ ] intermolecular;
+                                  // the target half reads the strand scanned 5'->3'
   std::string inter;              // intermolecular pairs "q:t,q:t,...", 1-based forward positions, by q
 };
 
@@ -129,10 +140,15 @@ template <class Row, class T>
 struct Column {
   const char* name;
   T Row::*member;
+  bool optional = false;  // may be absent on disk (reads as T{}); hashed only when not T{}
 };
 template <class Row, class T>
 constexpr Column<Row, T> col(const char* name, T Row::*member) {
-  return {name, member};
+  return {name, member, false};
+}
+template <class Row, class T>
+constexpr Column<Row, T> opt_col(const char* name, T Row::*member) {
+  return {name, member, true};
 }
 
 // Table<Row>: columns() (a tuple of Column, in on-disk order), key(row) (the sort key; the full
@@ -175,29 +191,31 @@ template <>
 struct Table<MirandaHitRow> {
   static constexpr auto columns() {
     using R = MirandaHitRow;
-    return std::make_tuple(col("query", &R::query), col("target", &R::target), col("rank", &R::rank),
+    return std::make_tuple(col("query", &R::query), col("target", &R::target), opt_col("strand", &R::strand),
+                           col("rank", &R::rank),
                            col("score", &R::score), col("qstart", &R::qstart), col("qend", &R::qend),
                            col("rstart", &R::rstart), col("rend", &R::rend), col("align_len", &R::align_len),
                            col("identity", &R::identity), col("similarity", &R::similarity),
                            col("query_aln", &R::query_aln), col("match_aln", &R::match_aln),
                            col("target_aln", &R::target_aln), col("energy", &R::energy));
   }
-  // By pair, then by position on the target (rank keeps report order recoverable).
+  // By pair and strand, then by position on the target (rank keeps report order recoverable).
   static auto key(const MirandaHitRow& r) {
-    return std::make_tuple(r.query, r.target, r.rstart, r.rend, r.qstart, r.qend, r.rank);
+    return std::make_tuple(r.query, r.target, r.strand, r.rstart, r.rend, r.qstart, r.qend, r.rank);
   }
-  static constexpr bool unique_key = false;  // (query, target, rank) is unique; checked separately
+  static constexpr bool unique_key = false;  // (query, target, strand, rank) is unique; checked separately
 };
 
 template <>
 struct Table<MirandaPairRow> {
   static constexpr auto columns() {
     using R = MirandaPairRow;
-    return std::make_tuple(col("query", &R::query), col("target", &R::target), col("total_score", &R::total_score),
+    return std::make_tuple(col("query", &R::query), col("target", &R::target), opt_col("strand", &R::strand),
+                           col("total_score", &R::total_score),
                            col("max_score", &R::max_score), col("hit_count", &R::hit_count),
                            col("truncated", &R::truncated));
   }
-  static auto key(const MirandaPairRow& r) { return std::make_tuple(r.query, r.target); }
+  static auto key(const MirandaPairRow& r) { return std::make_tuple(r.query, r.target, r.strand); }
   static constexpr bool unique_key = true;
 };
 
@@ -205,11 +223,11 @@ template <>
 struct Table<BpmaxScoreRow> {
   static constexpr auto columns() {
     using R = BpmaxScoreRow;
-    return std::make_tuple(col("query", &R::query), col("target", &R::target), col("score", &R::score),
-                           col("query_begin", &R::query_begin), col("query_end", &R::query_end),
+    return std::make_tuple(col("query", &R::query), col("target", &R::target), opt_col("strand", &R::strand),
+                           col("score", &R::score), col("query_begin", &R::query_begin), col("query_end", &R::query_end),
                            col("target_begin", &R::target_begin), col("target_end", &R::target_end));
   }
-  static auto key(const BpmaxScoreRow& r) { return std::make_tuple(r.query, r.target); }
+  static auto key(const BpmaxScoreRow& r) { return std::make_tuple(r.query, r.target, r.strand); }
   static constexpr bool unique_key = true;
 };
 
@@ -217,10 +235,10 @@ template <>
 struct Table<BpmaxStructureRow> {
   static constexpr auto columns() {
     using R = BpmaxStructureRow;
-    return std::make_tuple(col("query", &R::query), col("target", &R::target), col("score", &R::score),
-                           col("structure", &R::structure), col("inter", &R::inter));
+    return std::make_tuple(col("query", &R::query), col("target", &R::target), opt_col("strand", &R::strand),
+                           col("score", &R::score), col("structure", &R::structure), col("inter", &R::inter));
   }
-  static auto key(const BpmaxStructureRow& r) { return std::make_tuple(r.query, r.target); }
+  static auto key(const BpmaxStructureRow& r) { return std::make_tuple(r.query, r.target, r.strand); }
   static constexpr bool unique_key = true;
 };
 
@@ -284,6 +302,16 @@ BpmaxScoreRow bpmax_score_row(std::uint64_t query, std::uint64_t target, const b
 // The structure row of a site result that carries a structure.
 BpmaxStructureRow bpmax_structure_row(std::uint64_t query, std::uint64_t target, long long score,
                                       const bpmax::Structure& s);
+
+// Rows of a scan of a target's reverse complement (length `target_length`), made by the functions
+// above from positions on that reverse complement: strand set to 1 and every target position p
+// turned into its forward-strand position target_length + 1 - p (intervals swap their ends, an empty
+// one stays as it is; the intermolecular pairs stay sorted by query position). Alignment and
+// structure strings are kept as scanned.
+void to_forward_strand(MirandaHitRow& r, std::int64_t target_length);
+void to_forward_strand(MirandaPairRow& r);
+void to_forward_strand(BpmaxScoreRow& r, std::int64_t target_length);
+void to_forward_strand(BpmaxStructureRow& r, std::int64_t target_length);
 
 // The intermolecular pair encoding: "q:t,q:t" (1-based forward positions, sorted by q); "" for none.
 std::string encode_inter(const std::vector<std::pair<int, int>>& inter);

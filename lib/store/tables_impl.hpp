@@ -99,7 +99,10 @@ std::string describe(const Row& r) {
 
 template <class Row>
 void hash_row(Sha256& h, const Row& r) {
-  for_each_column<Row>([&](auto c) { detail::hash_value(h, r.*(c.member)); });
+  for_each_column<Row>([&](auto c) {
+    using T = std::remove_reference_t<decltype(r.*(c.member))>;
+    if (!c.optional || !(r.*(c.member) == T{})) detail::hash_value(h, r.*(c.member));
+  });
 }
 
 }  // namespace screen::store

@@ -108,8 +108,10 @@ class Results:
     that index columns point at (`query_set`, `query_name` after `query`, `target_set`,
     `target_name` after `target`, `set`, `name`, `length` after Nussinov's `sequence`), and
     `user_score` (= score / score_scale, in the manifest's pair-weight units) after the integer
-    `score` of the Nussinov and BPMax tables. Each stage table's DataFrame.attrs holds its stage's
-    parameters (see stage_parameters).
+    `score` of the Nussinov and BPMax tables. The miRanda and BPMax tables' `strand` is '+' (the
+    target as written) or '-' (its reverse complement, `strand: both`; positions are still on the
+    forward strand), '+' throughout for files written before the column existed. Each stage
+    table's DataFrame.attrs holds its stage's parameters (see stage_parameters).
     """
 
     def __init__(self, path):
@@ -185,11 +187,14 @@ class Results:
             rows = df["sequence"].to_numpy(dtype=np.int64)
             _insert_after(df, "sequence", {c: seqs[c].to_numpy()[rows] for c in ("set", "name", "length")})
         else:
+            # strand 0/1 on disk, '+'/'-' here (as `screen export` writes it); absent in older files.
+            strand = df.pop("strand").to_numpy() if "strand" in df.columns else np.zeros(len(df), dtype=np.uint8)
             for side, seq_table in (("query", "queries"), ("target", "targets")):
                 seqs = self.table(seq_table)
                 rows = df[side].to_numpy(dtype=np.int64)
                 _insert_after(df, side, {f"{side}_set": seqs["set"].to_numpy()[rows],
                                          f"{side}_name": seqs["name"].to_numpy()[rows]})
+            _insert_after(df, "target_name", {"strand": np.where(strand == 0, "+", "-").astype(object)})
         if stage in ("nussinov", "bpmax") and "score" in df.columns:
             scale = int(self._params[stage].get("score_scale", 1))
             _insert_after(df, "score", {"user_score": df["score"].to_numpy() / scale})

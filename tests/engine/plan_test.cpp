@@ -36,6 +36,33 @@ std::vector<std::size_t> random_lengths(std::mt19937_64& rng, std::size_t n, std
   return v;
 }
 
+TEST(Plan, BothStrandsAddReverseUnitsPerQueryAfterTheForwardOnes) {
+  const auto job = three_stage_job({StageKind::nussinov, StageKind::miranda, StageKind::bpmax});
+  const std::vector<std::size_t> q{20, 22}, t{100, 50, 70};
+  const std::vector<std::uint8_t> both{1, 0, 1};  // targets 0 and 2 in a `strand: both` set
+  const auto units = make_units(job, q, t, both);
+  ASSERT_EQ(units.size(), 5u + 2 * (2 * (3 + 2)));
+  // Nussinov folds each record once, whatever its strands.
+  for (std::size_t k = 0; k < 5; ++k) EXPECT_EQ(units[k].stage, StageKind::nussinov);
+  // Pair stages: per query, the targets as written (side 0), then the reverse complements (side 1).
+  const std::vector<std::pair<std::uint8_t, std::uint64_t>> per_query{{0, 0}, {0, 1}, {0, 2}, {1, 0}, {1, 2}};
+  for (std::size_t s = 0; s < 2; ++s) {
+    for (std::size_t k = 0; k < 10; ++k) {
+      const WorkUnit& u = units[5 + 10 * s + k];
+      EXPECT_EQ(u.stage, s == 0 ? StageKind::miranda : StageKind::bpmax);
+      EXPECT_EQ(u.a, k / 5);
+      EXPECT_EQ(u.side, per_query[k % 5].first) << k;
+      EXPECT_EQ(u.b, per_query[k % 5].second) << k;
+    }
+  }
+  // The reverse strand costs what the forward one does.
+  EXPECT_EQ(units[5 + 3].cost, units[5 + 0].cost);
+  // No set with both strands: the units, and the plan's hash, of a job without the key.
+  const std::vector<std::uint8_t> none{0, 0, 0};
+  EXPECT_EQ(make_plan(job, q, t, 2, none).hash, make_plan(job, q, t, 2).hash);
+  EXPECT_NE(make_plan(job, q, t, 2, both).hash, make_plan(job, q, t, 2).hash);
+}
+
 TEST(Plan, UnitsAreInCanonicalOrder) {
   const auto job = three_stage_job({StageKind::bpmax, StageKind::nussinov, StageKind::miranda});
   const std::vector<std::size_t> q{20, 22, 25}, t{100, 50};

@@ -48,6 +48,23 @@ TEST_F(Validation, MisspeltKeySuggestsTheClosestValidKey) {
   EXPECT_TRUE(has_line_with(e, "stages.nussinov.pairs.AT: unknown key (did you mean 'AU'?)"));
 }
 
+TEST_F(Validation, TargetStrandIsForwardOrBothAndATargetKeyOnly) {
+  // Line 9 is the target set's `fasta:`; its strand goes on the line after.
+  const std::string with_strand = head_replacing(9, "    fasta: t.fa\n    strand: both");
+  manifest::Job job = load(with_strand + "  miranda:\n");
+  ASSERT_EQ(job.targets.size(), 1u);
+  EXPECT_EQ(job.targets[0].strand, manifest::Strand::both);
+  EXPECT_TRUE(job.any_both_strands());
+  job = load(head_with("  miranda:\n"));
+  EXPECT_EQ(job.targets[0].strand, manifest::Strand::forward);
+  EXPECT_FALSE(job.any_both_strands());
+  EXPECT_TRUE(has_line(errors(head_replacing(9, "    fasta: t.fa\n    strand: reverse") + "  miranda:\n"),
+                       at(10, 13, "targets[0].strand: must be one of forward, both (got 'reverse')")));
+  // Queries (microRNAs) are read as written: no strand key.
+  EXPECT_TRUE(has_line_with(errors(head_replacing(6, "    fasta: q.fa\n    strand: both") + "  miranda:\n"),
+                            "queries[0].strand: unknown key"));
+}
+
 TEST_F(Validation, MisspeltTopLevelKey) {
   const auto e = errors(head_replacing(10, "stage:") + "  nussinov:\n");
   EXPECT_TRUE(has_line(e, at(10, 1, "stage: unknown key (did you mean 'stages'?)")));

@@ -249,3 +249,28 @@ def test_demo_job_tables_equal_export(tmp_path):
     # Scores in the manifest's units: export prints user scores.
     for stage, df in (("nussinov", res.nussinov()), ("bpmax", res.bpmax_scores())):
         assert [float(r["score"]) for r in export(job, stage)] == list(df["user_score"]), stage
+
+
+def test_both_strands_equal_export(tmp_path):
+    """targets[].strand: both: the strand column ('+', '-') equals `screen export`'s, and the '-'
+    rows are there (the demo's hairpins hold their microRNAs, so their reverse strands hold sites)."""
+    text = MANIFEST.format(demo=DEMO).replace("    fasta: {}/hairpins.fa\n".format(DEMO),
+                                              "    fasta: {}/hairpins.fa\n    strand: both\n".format(DEMO))
+    assert "strand: both" in text
+    lines = (DEMO / "sarscov2_26904-29903.fa").read_text().splitlines()
+    (tmp_path / "slice.fa").write_text("\n".join(lines[:11]) + "\n")
+    (tmp_path / "job.yaml").write_text(text)
+    run = subprocess.run([SCREEN, "run", "job.yaml"], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    job = tmp_path / "out"
+    res = screen_results.open_results(job)
+    for stage, df, cols in (("miranda", res.miranda_hits(), ["score", "rstart", "rend"]),
+                            ("miranda_pairs", res.miranda_pairs(), ["hit_count", "total_score"]),
+                            ("bpmax", res.bpmax_scores(), ["target_begin", "target_end"])):
+        rows = export(job, stage)
+        assert len(rows) == len(df) > 0, stage
+        assert set(df["strand"]) == {"+", "-"}, stage
+        assert (df.loc[df["strand"] == "-", "target_set"] == "hairpins").all(), stage
+        for r, (_, d) in zip(rows, df.iterrows()):
+            assert [r["query"], r["target"], r["strand"]] + [r[c] for c in cols] == \
+                [d["query_name"], d["target_name"], d["strand"]] + [str(d[c]) for c in cols], stage

@@ -12,6 +12,26 @@
 #include "store_test_util.hpp"
 
 namespace screen::store {
+
+// /miranda/pairs as written before the strand column existed (reading old files).
+struct PairRowWithoutStrand {
+  std::uint64_t query = 0, target = 0;
+  std::int64_t total_score = 0;
+  std::int32_t max_score = 0, hit_count = 0;
+  std::uint8_t truncated = 0;
+};
+template <>
+struct Table<PairRowWithoutStrand> {
+  static constexpr auto columns() {
+    using R = PairRowWithoutStrand;
+    return std::make_tuple(col("query", &R::query), col("target", &R::target), col("total_score", &R::total_score),
+                           col("max_score", &R::max_score), col("hit_count", &R::hit_count),
+                           col("truncated", &R::truncated));
+  }
+  static auto key(const PairRowWithoutStrand& r) { return std::make_tuple(r.query, r.target); }
+  static constexpr bool unique_key = true;
+};
+
 namespace {
 
 using testing::TempDir;
@@ -279,7 +299,7 @@ TEST(Tables, OrderEqualityAndCanonicalHash) {
   n2.structure = "(.....)";
   EXPECT_NE(digest(n1), digest(n2));
   // Strings are length-prefixed: moving a character between columns changes the hash.
-  BpmaxStructureRow s1{0, 0, 0, "ab", "c"}, s2{0, 0, 0, "a", "bc"};
+  BpmaxStructureRow s1{0, 0, 0, 0, "ab", "c"}, s2{0, 0, 0, 0, "a", "bc"};
   EXPECT_NE(digest(s1), digest(s2));
   // The serialisation is fixed: sequence 1, score -1, structure "" is these 24 bytes.
   Sha256 expect;
@@ -287,6 +307,66 @@ TEST(Tables, OrderEqualityAndCanonicalHash) {
                                    0, 0, 0, 0, 0, 0, 0, 0};
   expect.update(bytes, sizeof bytes);
   EXPECT_EQ(digest(NussinovRow{1, -1, ""}), expect.hex_digest());
+}
+
+TEST(Tables, OptionalStrandColumnReadsOldFilesAndKeepsOldChecksums) {
+  TempDir dir;
+  const std::string path = dir.file("old.h5");
+  {
+    h5::File f = h5::File::create(path);
+    write_table(f, "pairs", std::vector<PairRowWithoutStrand>{{2, 5, 300, 160, 2, 0}, {3, 1, 150, 150, 1, 1}});
+    write_table(f, "now", std::vector<MirandaPairRow>{{2, 5, 1, 300, 160, 2, 0}});
+  }
+  h5::File f = h5::File::open(path);
+  const auto old = read_table<MirandaPairRow>(f, "pairs");  // no strand column: forward
+  ASSERT_EQ(old.size(), 2u);
+  EXPECT_EQ(old[0].strand, 0);
+  EXPECT_EQ(old[1].target, 1u);
+  EXPECT_EQ(old[1].truncated, 1);
+  const auto now = read_table<MirandaPairRow>(f, "now");
+  ASSERT_EQ(now.size(), 1u);
+  EXPECT_EQ(now[0].strand, 1);
+  EXPECT_EQ(now[0].total_score, 300);
+  // A forward row hashes as the row without the column did; the reverse strand changes the hash.
+  auto digest = [](const auto& row) {
+    Sha256 h;
+    hash_row(h, row);
+    return h.hex_digest();
+  };
+  MirandaPairRow forward{2, 5, 0, 300, 160, 2, 0};
+  EXPECT_EQ(digest(forward), digest(PairRowWithoutStrand{2, 5, 300, 160, 2, 0}));
+  MirandaPairRow reverse = forward;
+  reverse.strand = 1;
+  EXPECT_NE(digest(forward), digest(reverse));
+  EXPECT_TRUE(row_less(forward, reverse));
+}
+
+TEST(Tables, ReverseStrandRowsTakeForwardPositions) {
+  // A 100-nt target: position p of its reverse complement is forward position 101 - p.
+  MirandaHitRow h;
+  h.rstart = 10;
+  h.rend = 30;
+  to_forward_strand(h, 100);
+  EXPECT_EQ(h.strand, 1);
+  EXPECT_EQ(h.rstart, 71);
+  EXPECT_EQ(h.rend, 91);
+  BpmaxScoreRow s;
+  s.target_begin = 1;
+  s.target_end = 20;
+  to_forward_strand(s, 100);
+  EXPECT_EQ(s.target_begin, 81);
+  EXPECT_EQ(s.target_end, 100);
+  BpmaxScoreRow empty;  // no site: 1..0 stays
+  empty.target_begin = 1;
+  empty.target_end = 0;
+  to_forward_strand(empty, 100);
+  EXPECT_EQ(empty.target_begin, 1);
+  EXPECT_EQ(empty.target_end, 0);
+  BpmaxStructureRow st;
+  st.inter = "1:20,2:19,5:3";
+  to_forward_strand(st, 100);
+  EXPECT_EQ(st.inter, "1:81,2:82,5:98");
+  EXPECT_EQ(st.strand, 1);
 }
 
 TEST(Tables, InterEncoding) {

@@ -74,8 +74,13 @@ TEST(PartFile, RoundTripEveryRowType) {
   StageRows rows = sample_rows();
   // Long structures and alignment lines, and text HDF5 must keep byte for byte.
   rows.nussinov_targets.push_back({99, 123456789012LL, std::string(200000, '(') + std::string(200000, ')')});
-  rows.bpmax_structures.push_back({7, 8, -5, std::string(30000, '[') + "&" + std::string(30000, ']'), "1:2"});
-  rows.miranda_hits.push_back({1, 1, 9, -3, 1, 2, 3, 4, 5, 100.0, 0.0, "\xc3\xa9", "", "x\ty"});
+  rows.bpmax_structures.push_back({7, 8, 0, -5, std::string(30000, '[') + "&" + std::string(30000, ']'), "1:2"});
+  rows.miranda_hits.push_back({1, 1, 0, 9, -3, 1, 2, 3, 4, 5, 100.0, 0.0, "\xc3\xa9", "", "x\ty"});
+  // Rows of a reverse-strand scan (targets[].strand: both) keep their strand.
+  rows.miranda_hits.push_back({1, 1, 1, 0, 150, 1, 20, 30, 50, 21, 90.0, 95.0, "a", "|", "u"});
+  rows.miranda_pairs.push_back({1, 1, 1, 150, 150, 1, 0});
+  rows.bpmax_scores.push_back({7, 8, 1, 12, 1, 5, 40, 60});
+  rows.bpmax_structures.push_back({7, 8, 1, 12, "((..))&.", "1:60"});
   ASSERT_FALSE(rows.miranda_hits.empty());
   ASSERT_FALSE(rows.bpmax_structures.empty());
   const std::string checksum = write_part(path, info(3, 10, 20), rows);

@@ -112,10 +112,10 @@ inline Sample make_sample(std::size_t nq, std::size_t nt, std::uint64_t seed) {
       }
       s.hits.push_back(hits);
       s.pairs.push_back(nh > 0 ? std::vector<MirandaPairRow>{pair} : std::vector<MirandaPairRow>{});
-      BpmaxScoreRow sc{q, t, static_cast<std::int64_t>(rng() % 100000), 1, 22, 5, 30};
+      BpmaxScoreRow sc{q, t, 0, static_cast<std::int64_t>(rng() % 100000), 1, 22, 5, 30};
       s.scores.push_back(sc);
       std::vector<BpmaxStructureRow> st;
-      if (rng() % 2 == 0) st.push_back({q, t, sc.score, random_text(rng, "([.])", 22) + "&" + random_text(rng, "(].)", 26),
+      if (rng() % 2 == 0) st.push_back({q, t, 0, sc.score, random_text(rng, "([.])", 22) + "&" + random_text(rng, "(].)", 26),
                                         "1:30,2:29,5:20"});
       s.structures.push_back(st);
     }

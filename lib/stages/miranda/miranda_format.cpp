@@ -87,17 +87,21 @@ std::string format_alignment_block(const Hit& h, const double* energy) {
   return s;
 }
 
-std::string format_tsv_header(bool with_energy) {
-  return std::string("query\ttarget\tscore\tqstart\tqend\trstart\trend\tlength\tidentity\tsimilarity\t"
-                     "site_type\tquery_aln\tmatch\ttarget_aln") +
+std::string format_tsv_header(bool with_energy, bool with_strand) {
+  return std::string(with_strand ? "query\ttarget\tstrand\t" : "query\ttarget\t") +
+         "score\tqstart\tqend\trstart\trend\tlength\tidentity\tsimilarity\tsite_type\tquery_aln\tmatch\ttarget_aln" +
          (with_energy ? "\tenergy\n" : "\n");
 }
 
-std::string format_tsv_row(const Hit& h, std::string_view query_name, std::string_view target_name) {
+std::string format_tsv_row(const Hit& h, std::string_view query_name, std::string_view target_name, char strand) {
   std::string s;
   s.append(query_name);
   s += '\t';
   s.append(target_name);
+  if (strand != 0) {
+    s += '\t';
+    s += strand;
+  }
   s += cformat("\t%d\t%d\t%d\t%d\t%d\t%d\t%.2f\t%.2f\t", h.score, h.qstart, h.qend, h.rstart, h.rend,
                h.align_len, h.identity, h.similarity);
   s += site_type_name(site_type(h.query_line, h.target_line));
@@ -106,6 +110,13 @@ std::string format_tsv_row(const Hit& h, std::string_view query_name, std::strin
   if (h.has_energy) s += cformat("\t%.2f", printed_energy(h.energy));
   s += '\n';
   return s;
+}
+
+Hit flip_target_positions(Hit h, std::size_t target_length) {
+  const int start = h.rstart, end = h.rend, l1 = static_cast<int>(target_length) + 1;
+  h.rstart = l1 - end;
+  h.rend = l1 - start;
+  return h;
 }
 
 void ReportWriter::pair(const std::vector<Hit>& hits, std::string_view query_name,

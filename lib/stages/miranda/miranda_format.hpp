@@ -30,9 +30,15 @@ std::string format_alignment_block(const Hit& h, const double* energy = nullptr)
 
 // TSV: query target score qstart qend rstart rend length identity similarity site_type query_aln
 // match target_aln and, with energies, energy (kcal/mol, two decimals) last. site_type: TargetScan's
-// (site_type.hpp).
-std::string format_tsv_header(bool with_energy = false);
-std::string format_tsv_row(const Hit& h, std::string_view query_name, std::string_view target_name);
+// (site_type.hpp). With a strand ('+' or '-'; 0: none, the forward-only layout) a strand column
+// follows target.
+std::string format_tsv_header(bool with_energy = false, bool with_strand = false);
+std::string format_tsv_row(const Hit& h, std::string_view query_name, std::string_view target_name, char strand = 0);
+
+// A hit on the reverse complement of a target of `target_length` nt with its target interval in the
+// target's forward coordinates (p -> target_length + 1 - p), or back again: the alignment lines stay
+// as scanned.
+Hit flip_target_positions(Hit h, std::size_t target_length);
 
 // The body of a miRanda report (what follows its banner and settings), pair by pair: every pair
 // examined must be passed to pair(), in the order examined, so that the counter runs as miRanda's.
