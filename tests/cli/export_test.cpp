@@ -19,6 +19,7 @@
 #include "tests/cli/run_screen.hpp"
 
 using screen::testing::CliTempDir;
+using screen::testing::lines_of;
 using screen::testing::read_file;
 using screen::testing::run_screen;
 
@@ -33,14 +34,6 @@ std::string read_gz(const std::string& path) {
   int n = 0;
   while ((n = gzread(f, buf, sizeof buf)) > 0) out.append(buf, static_cast<std::size_t>(n));
   gzclose(f);
-  return out;
-}
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) out.push_back(line);
   return out;
 }
 

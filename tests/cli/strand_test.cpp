@@ -23,18 +23,11 @@
 #include "tests/cli/run_screen.hpp"
 
 using screen::testing::CliTempDir;
+using screen::testing::lines_of;
 using screen::testing::read_file;
 using screen::testing::run_screen;
 
 namespace {
-
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  std::string line;
-  while (std::getline(in, line)) out.push_back(line);
-  return out;
-}
 
 std::vector<std::string> cells(const std::string& line) {
   std::vector<std::string> out;
