@@ -6,7 +6,9 @@
 //            diagonal has too few tiles to fill the GPU (split-K), the partial maxima land in scratch;
 //   reduce   max over the split-K partials (only when split);
 //   finalize one block per tile: the in-tile dependencies (m inside tile I's rows or tile J's columns)
-//            and the pair term, cell anti-diagonal by cell anti-diagonal, in shared memory.
+//            and the pair term, in shared memory: 8 x 8 sub-tile anti-diagonal by sub-tile
+//            anti-diagonal (finish_subtiles), or cell anti-diagonal by cell anti-diagonal for the
+//            diagonal tiles (d = 0).
 // Lookahead schedule (default): the panel of diagonal d skips its two edge K tiles (K = I+1 and
 // K = J-1, which lie on diagonal d-1), so it depends only on diagonals <= d-2 and runs on a second
 // stream beside finalize(d-1); finalize(d) adds the two edge products itself. Measured on the H100:
@@ -291,6 +293,115 @@ __device__ __forceinline__ void load_tile(int* dst, const Cell* src) {
   }
 }
 
+// The in-tile dependencies and the pair term of an off-diagonal tile (d >= 1), in 8 x 8 sub-tiles.
+// Cell (a, b) of tile (I, J) takes max over m > a in tile I's rows of DI(a, m) + C(m, b) and over
+// m < b in tile J's columns of C(a, m) + DJ(m, b): it depends on the cells below it in its column and
+// left of it in its row. So sub-tile (A, B) (rows 8A.., columns 8B..) depends on the sub-tiles below
+// it in column B and left of it in row A, and the sub-tiles are final stage by stage, s = B - A + 7
+// (0: the bottom-left one, 14: the top-right one). At stage s, the 8 lanes of a finisher finish one
+// stage-s sub-tile: its own terms (m inside it) and the pair term, cell anti-diagonal by cell
+// anti-diagonal (15 warp steps); then every sub-tile of a later stage adds the two 8 x 8 x 8
+// max-plus products that have just become final: DI rows x the final sub-tile below it in its
+// column, and the final sub-tile left of it in its row x DJ columns, into the 16 cells each thread
+// holds in registers. 15 block barriers and short warp steps instead of the cell wavefront's 127
+// barriers over up to 126 terms (the n = 10,000 fold spent 21 of its 29 ms in that wavefront).
+constexpr int kSub = 8;               // sub-tile edge
+constexpr int kSubs = T / kSub;       // sub-tiles per tile side
+constexpr int kStages = 2 * kSubs - 1;
+static_assert(kFinalThreads == 4 * kSubs * kSubs, "four threads (two rows each) per sub-tile");
+
+__device__ __forceinline__ void finish_subtiles(int* C, const int* DI, const int* DJ, const std::int16_t* W,
+                                                const int* rowN, const int* colW, const int* corner) {
+  constexpr int ld = kFinalLd;
+  const int tid = threadIdx.x, sub = tid >> 2, part = tid & 3;
+  // A warp holds the 8 sub-tiles of one column: their products with the final sub-tile below read
+  // the same C rows (broadcasts), and those with the one to their left DJ rows 8 apart.
+  const int A = sub % kSubs, B = sub / kSubs, my_stage = B - A + kSubs - 1;
+  const int r0 = A * kSub + part * 2, c0 = B * kSub;
+  int acc[2][kSub];
+#pragma unroll
+  for (int r = 0; r < 2; ++r)
+#pragma unroll
+    for (int c = 0; c < kSub; ++c) acc[r][c] = C[(r0 + r) * ld + c0 + c];
+  for (int s = 0; s < kStages; ++s) {
+    if (my_stage == s) {
+#pragma unroll
+      for (int r = 0; r < 2; ++r)
+#pragma unroll
+        for (int c = 0; c < kSub; ++c) C[(r0 + r) * ld + c0 + c] = acc[r][c];
+    }
+    __syncthreads();
+    if (tid < kSubs * kSub) {
+      // Finisher k (8 lanes) takes the k-th sub-tile of stage s; lane l its local row l.
+      const int k = tid >> 3, l = tid & 7;
+      const int fa = (s < kSubs - 1 ? kSubs - 1 - s : 0) + k, fb = fa + s - (kSubs - 1);
+      const bool on = fa < kSubs && fb >= 0 && fb < kSubs;
+      const int a = fa * kSub + l;
+      for (int t = 0; t < 2 * kSub - 1; ++t) {
+        const int cb = l + t - (kSub - 1);
+        if (on && cb >= 0 && cb < kSub) {
+          const int b = fb * kSub + cb;
+          // At most 7 + 7 terms, unrolled and predicated: every load of a step is in flight at once.
+          int v = C[a * ld + b];
+#pragma unroll
+          for (int o = 1; o < kSub; ++o)
+            if (l + o < kSub) v = max(v, DI[a * ld + a + o] + C[(a + o) * ld + b]);
+#pragma unroll
+          for (int o = 0; o < kSub - 1; ++o)
+            if (o < cb) v = max(v, C[a * ld + fb * kSub + o] + DJ[(fb * kSub + o) * ld + b]);
+          const int wgt = W[a * T + b];
+          if (wgt > 0) {
+            const int inner = (a + 1 < T && b >= 1) ? C[(a + 1) * ld + b - 1]
+                              : b >= 1              ? rowN[b - 1]
+                              : a + 1 < T           ? colW[a + 1]
+                                                    : corner[0];
+            v = max(v, inner + wgt);
+          }
+          C[a * ld + b] = v;
+        }
+        __syncwarp();
+      }
+    }
+    __syncthreads();
+    if (my_stage > s) {
+      // The sub-tile of stage s below this one in its column, and the one left of it in its row.
+      const int below = B + kSubs - 1 - s, left = A + s - (kSubs - 1);
+      if (below < kSubs) {
+#pragma unroll
+        for (int k = 0; k < kSub; ++k) {
+          const int m = below * kSub + k;
+          int bv[kSub];
+#pragma unroll
+          for (int c = 0; c < kSub; ++c) bv[c] = C[m * ld + c0 + c];
+#pragma unroll
+          for (int r = 0; r < 2; ++r) {
+            const int av = DI[(r0 + r) * ld + m];
+#pragma unroll
+            for (int c = 0; c < kSub; ++c) acc[r][c] = max(acc[r][c], av + bv[c]);
+          }
+        }
+      }
+      if (left >= 0) {
+#pragma unroll
+        for (int k = 0; k < kSub; ++k) {
+          const int m = left * kSub + k;
+          int bv[kSub];
+#pragma unroll
+          for (int c = 0; c < kSub; ++c) bv[c] = DJ[m * ld + c0 + c];
+#pragma unroll
+          for (int r = 0; r < 2; ++r) {
+            const int av = C[(r0 + r) * ld + m];
+#pragma unroll
+            for (int c = 0; c < kSub; ++c) acc[r][c] = max(acc[r][c], av + bv[c]);
+          }
+        }
+      }
+    }
+    // No barrier here: the next stage's stores write only its own sub-tiles, which no product of
+    // this stage reads (they read stage-s sub-tiles, DI and DJ).
+  }
+}
+
 // One block per tile of diagonal d. P (may be null): the panel's max over the middle K tiles.
 // edges: also the max-plus products over K = I+1 and K = J-1 (the lookahead schedule leaves those
 // two to this kernel, so the panel of diagonal d can run while diagonal d-1 is being finalized).
@@ -369,31 +480,27 @@ __global__ void __launch_bounds__(kFinalThreads) finalize_kernel(Cell* tab, SeqI
     load_tile(DJ, base + dev_tile_index(J, J, nt) * T * T);
   }
   __syncthreads();
-  for (int delta = d == 0 ? 0 : -(T - 1); delta < T; ++delta) {
-    // The cells of one anti-diagonal are independent and each has the same number of terms
-    // (T - 1 + delta off the diagonal); spread each cell over lpc lanes, as many as the block allows.
-    const int count = T - (delta < 0 ? -delta : delta);
-    int lpc = 4;
-    while (lpc < 32 && count * lpc * 2 <= kFinalThreads) lpc *= 2;
-    const int slot = tid / lpc, q = tid & (lpc - 1);
-    const int a = (delta < 0 ? -delta : 0) + slot, b = a + delta;
-    const bool active = slot < count;
-    int v = 0;
-    if (active) {
-      if (d == 0) {
+  if (d >= 1) {
+    finish_subtiles(C, DI, DJ, W, rowN, colW, corner);
+  } else {
+    // A diagonal tile: its upper triangle cell anti-diagonal by cell anti-diagonal (one launch of the
+    // fold's; the cells of one anti-diagonal are independent and each has the same number of terms,
+    // spread over lpc lanes, as many as the block allows).
+    for (int delta = 0; delta < T; ++delta) {
+      const int count = T - delta;
+      int lpc = 4;
+      while (lpc < 32 && count * lpc * 2 <= kFinalThreads) lpc *= 2;
+      const int slot = tid / lpc, q = tid & (lpc - 1);
+      const int a = slot, b = a + delta;
+      const bool active = slot < count;
+      int v = 0;
+      if (active) {
 #pragma unroll 4
         for (int m = a + 1 + q; m < b; m += lpc) v = max(v, C[a * kFinalLd + m] + C[m * kFinalLd + b]);
-      } else {
-#pragma unroll 4
-        for (int m = a + 1 + q; m < T; m += lpc) v = max(v, DI[a * kFinalLd + m] + C[m * kFinalLd + b]);
-#pragma unroll 4
-        for (int m = q; m < b; m += lpc) v = max(v, C[a * kFinalLd + m] + DJ[m * kFinalLd + b]);
       }
-    }
-    for (int o = 1; o < lpc; o <<= 1) v = max(v, __shfl_xor_sync(0xffffffffu, v, o));
-    if (active && q == 0) {
-      v = max(v, C[a * kFinalLd + b]);
-      {
+      for (int o = 1; o < lpc; o <<= 1) v = max(v, __shfl_xor_sync(0xffffffffu, v, o));
+      if (active && q == 0) {
+        v = max(v, C[a * kFinalLd + b]);
         const int wgt = W[a * T + b];
         if (wgt > 0) {
           const int inner = (a + 1 < T && b >= 1) ? C[(a + 1) * kFinalLd + b - 1]
@@ -402,10 +509,10 @@ __global__ void __launch_bounds__(kFinalThreads) finalize_kernel(Cell* tab, SeqI
                                                     : corner[0];
           v = max(v, inner + wgt);
         }
+        C[a * kFinalLd + b] = v;
       }
-      C[a * kFinalLd + b] = v;
+      __syncthreads();
     }
-    __syncthreads();
   }
   Cell* own = base + dev_tile_index(I, J, nt) * T * T;
   for (int e = tid; e < T * T; e += kFinalThreads) own[e] = static_cast<Cell>(C[(e / T) * kFinalLd + (e % T)]);
