@@ -293,6 +293,20 @@ __device__ __forceinline__ void load_tile(int* dst, const Cell* src) {
   }
 }
 
+// v with the pair term of tile cell (a, b): M(i + 1, j - 1) + w when (i, j - 1) may pair (weight W),
+// the inner cell from this tile's C or, on its edges, from the tiles below (rowN), left (colW) and
+// below-left (corner).
+__device__ __forceinline__ int with_pair_term(int v, int a, int b, const int* C, const std::int16_t* W,
+                                              const int* rowN, const int* colW, const int* corner) {
+  const int wgt = W[a * T + b];
+  if (wgt <= 0) return v;
+  const int inner = (a + 1 < T && b >= 1) ? C[(a + 1) * kFinalLd + b - 1]
+                    : b >= 1                ? rowN[b - 1]
+                    : a + 1 < T             ? colW[a + 1]
+                                            : corner[0];
+  return max(v, inner + wgt);
+}
+
 // The in-tile dependencies and the pair term of an off-diagonal tile (d >= 1), in 8 x 8 sub-tiles.
 // Cell (a, b) of tile (I, J) takes max over m > a in tile I's rows of DI(a, m) + C(m, b) and over
 // m < b in tile J's columns of C(a, m) + DJ(m, b): it depends on the cells below it in its column and
@@ -349,15 +363,7 @@ __device__ __forceinline__ void finish_subtiles(int* C, const int* DI, const int
 #pragma unroll
           for (int o = 0; o < kSub - 1; ++o)
             if (o < cb) v = max(v, C[a * ld + fb * kSub + o] + DJ[(fb * kSub + o) * ld + b]);
-          const int wgt = W[a * T + b];
-          if (wgt > 0) {
-            const int inner = (a + 1 < T && b >= 1) ? C[(a + 1) * ld + b - 1]
-                              : b >= 1              ? rowN[b - 1]
-                              : a + 1 < T           ? colW[a + 1]
-                                                    : corner[0];
-            v = max(v, inner + wgt);
-          }
-          C[a * ld + b] = v;
+          C[a * ld + b] = with_pair_term(v, a, b, C, W, rowN, colW, corner);
         }
         __syncwarp();
       }
@@ -501,15 +507,7 @@ __global__ void __launch_bounds__(kFinalThreads) finalize_kernel(Cell* tab, SeqI
       for (int o = 1; o < lpc; o <<= 1) v = max(v, __shfl_xor_sync(0xffffffffu, v, o));
       if (active && q == 0) {
         v = max(v, C[a * kFinalLd + b]);
-        const int wgt = W[a * T + b];
-        if (wgt > 0) {
-          const int inner = (a + 1 < T && b >= 1) ? C[(a + 1) * kFinalLd + b - 1]
-                            : b >= 1                ? rowN[b - 1]
-                            : a + 1 < T             ? colW[a + 1]
-                                                    : corner[0];
-          v = max(v, inner + wgt);
-        }
-        C[a * kFinalLd + b] = v;
+        C[a * kFinalLd + b] = with_pair_term(v, a, b, C, W, rowN, colW, corner);
       }
       __syncthreads();
     }
