@@ -59,5 +59,55 @@ TEST(Report, SelfContainedPageWithEveryStageRendersInChromium) {
   EXPECT_GT(std::filesystem::file_size(shot), 50000u);  // a drawn page, not a blank one
 }
 
+TEST(Report, ReverseStrandSitesAreMarkedAndPrintedOnTheStrandScanned) {
+  // The demo's microRNAs against their hairpins with strand: both: each hairpin's reverse complement
+  // holds a perfect site of its own microRNA, the best sites of the job.
+  CliTempDir dir;
+  const std::string data = std::filesystem::absolute("data/demo").string();
+  const std::string job = dir.path("job");
+  const std::string manifest = "version: 1\njob: {name: strands, output: " + job + "}\nqueries: [{name: m, fasta: " + data +
+                               "/mirnas.fa}]\ntargets: [{name: h, fasta: " + data +
+                               "/hairpins.fa, strand: both}]\nstages: {miranda: {}, bpmax: {target_window: 32, "
+                               "traceback: all}}\nresources: {devices: cpu, cpu_threads: 2}\n";
+  auto r = run_screen({"-q", "run", dir.write("job.yaml", manifest)});
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  r = run_screen({"-q", "report", job});
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const std::string page = read_file(job + "/report.html");
+  EXPECT_GT(count(page, "hsa-let-7a-1 (-)"), 0u);
+  EXPECT_EQ(count(page, "<svg class=\"figure duplex\""), 5u);
+  // let-7a-5p's reverse-strand site in hsa-let-7a-1: the table gives forward positions, the
+  // alignment block (as miRanda prints a scan of the reverse complement) that strand's own.
+  const std::string tsv = dir.path("hits.tsv");
+  ASSERT_EQ(run_screen({"export", job, "--stage", "miranda", "--out", tsv}).exit_code, 0);
+  std::istringstream rows(read_file(tsv));
+  std::string line;
+  int rstart = 0, rend = 0;
+  while (std::getline(rows, line)) {
+    std::istringstream cells(line);
+    std::string q, t, strand, score, qs, qe, rs, re;
+    cells >> q >> t >> strand >> score >> qs >> qe >> rs >> re;
+    if (q == "hsa-let-7a-5p" && t == "hsa-let-7a-1" && strand == "-") {
+      rstart = std::stoi(rs);
+      rend = std::stoi(re);
+    }
+  }
+  ASSERT_GT(rstart, 0);
+  std::ifstream fa(data + "/hairpins.fa");
+  int length = 0;
+  bool in = false;
+  while (std::getline(fa, line)) {
+    if (!line.empty() && line[0] == '>') {
+      in = line.rfind(">hsa-let-7a-1 ", 0) == 0;
+    } else if (in) {
+      length += static_cast<int>(line.size());
+    }
+  }
+  ASSERT_GT(length, 0);
+  EXPECT_NE(page.find(std::to_string(rstart) + "-" + std::to_string(rend)), std::string::npos);
+  const std::string scanned = "R:" + std::to_string(length + 1 - rend) + " to " + std::to_string(length + 1 - rstart);
+  EXPECT_NE(page.find(scanned), std::string::npos) << scanned;
+}
+
 }  // namespace
 }  // namespace screen::testing
