@@ -11,6 +11,7 @@
 #include "plan/stage_params.hpp"
 #include "stages/bpmax/cpu.hpp"
 #include "stages/bpmax/cuda.hpp"
+#include "stages/nussinov/cpu.hpp"
 
 namespace screen::plan {
 
@@ -123,8 +124,10 @@ std::vector<WorkUnit> make_units(const manifest::Job& job, const std::vector<std
           u.side = side;
           u.a = i;
           u.ops = nussinov_ops(lengths[i], job.nussinov.max_span);
-          u.memory_bytes = 4ull * lengths[i] * lengths[i];
-          u.gpu_memory_bytes = 2ull * lengths[i] * lengths[i];
+          // n^2 cells of 2 or 4 bytes (16-bit while the score bound fits) on the CPU; the GPU keeps
+          // the packed upper triangle, half of that.
+          u.memory_bytes = nussinov::cpu_table_bytes(static_cast<int>(lengths[i]), sp.nussinov);
+          u.gpu_memory_bytes = u.memory_bytes / 2;
           units.push_back(finish(u));
         }
       }

@@ -180,18 +180,37 @@ TEST(Plan, OversizedUnitsAreSkippedWithTheirReasonAndHashed) {
   const std::vector<std::size_t> q{20, 21}, t{100, 3000};
   const Plan all = make_plan(job, q, t, 2);
   EXPECT_TRUE(all.skipped.empty());
-  job.resources.max_unit_memory = 4ull * 1000 * 1000;  // the 3,000-nt fold needs 36 MB
+  job.resources.max_unit_memory = 4ull * 1000 * 1000;  // the 3,000-nt fold needs 18 MB (16-bit cells)
   const Plan p = make_plan(job, q, t, 2);
   ASSERT_EQ(p.skipped.size(), 1u);
   EXPECT_EQ(p.skipped[0].unit.stage, StageKind::nussinov);
   EXPECT_EQ(p.skipped[0].unit.side, 1);
   EXPECT_EQ(p.skipped[0].unit.a, 1u);
   EXPECT_EQ(p.skipped[0].reason,
-            "the Nussinov table needs 34.3 MiB on the CPU path (17.2 MiB on the GPU path), more than "
+            "the Nussinov table needs 17.2 MiB on the CPU path (8.6 MiB on the GPU path), more than "
             "resources.max_unit_memory (3.8 MiB)");
   EXPECT_EQ(p.units.size() + 1, all.units.size());
   EXPECT_NE(p.hash, all.hash);
   EXPECT_EQ(p.hash, make_plan(job, q, t, 2).hash);
+}
+
+TEST(Plan, NussinovMemoryFollowsTheCellWidth) {
+  // Unit weights: 16-bit cells up to 65,535 nt (score at most n / 2), 32-bit beyond; the GPU keeps
+  // the packed upper triangle.
+  const auto job = three_stage_job({StageKind::nussinov});
+  const auto units = make_units(job, {65535, 65536}, {205012});
+  ASSERT_EQ(units.size(), 3u);
+  EXPECT_EQ(units[0].memory_bytes, 2ull * 65535 * 65535);
+  EXPECT_EQ(units[0].gpu_memory_bytes, 65535ull * 65535);
+  EXPECT_EQ(units[1].memory_bytes, 4ull * 65536 * 65536);
+  EXPECT_EQ(units[2].memory_bytes, 4ull * 205012 * 205012);  // 157 GiB: over the default 64 GiB limit
+  EXPECT_EQ(units[2].gpu_memory_bytes, 2ull * 205012 * 205012);
+  // Weights up to 3 (CG 3): the bound (n / 2) * 3 fits 16 bits only to 21,845 nt.
+  auto weighted = job;
+  weighted.nussinov.pairs = PairWeights{3, 2, 1, 1};
+  const auto w = make_units(weighted, {21845, 21846}, {});
+  EXPECT_EQ(w[0].memory_bytes, 2ull * 21845 * 21845);
+  EXPECT_EQ(w[1].memory_bytes, 4ull * 21846 * 21846);
 }
 
 TEST(Plan, CalibratedEstimatesAreOrdered) {
