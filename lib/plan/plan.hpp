@@ -20,7 +20,8 @@
 // Memory estimates (bytes one unit needs), for the CPU path (memory_bytes) and the GPU path
 // (gpu_memory_bytes):
 //   nussinov  CPU c n^2 (one table of c-byte cells: c = 2 while the score bound fits 16 bits, i.e. up
-//             to 65,535 nt with unit weights, else 4); GPU c n^2 / 2 (the packed upper triangle)
+//             to 65,535 nt with unit weights, else 4); GPU 2 n^2 (the packed upper triangle of 32-bit
+//             cells; with 16-bit cells it leaves room for the split-K scratch)
 //   miranda   12 (Lq + 1) + Lr on both (one DP column of three int32 states per query row, plus the
 //             target)
 //   bpmax     CPU bpmax::cpu_table_bytes(N, M, params); GPU bpmax::gpu_table_bytes when the build
