@@ -22,6 +22,7 @@
 #include "stages/nussinov/cpu.hpp"
 #include "stages/nussinov/cuda.hpp"
 #include "stages/nussinov/fold.hpp"
+#include "stages/nussinov/traceback.hpp"
 
 namespace screen::cli {
 
@@ -37,6 +38,7 @@ struct BenchOptions {
   std::string genome = "data/sarscov2_NC_045512.2.fa";
   std::string fasta;            // only this file's records, folded the way `screen run` folds them
   std::size_t max_length = 0;   // records longer than this left out (0: none)
+  std::size_t min_length = 0;   // records shorter than this left out
 };
 
 std::vector<std::uint8_t> random_sequence(int n) {
@@ -102,25 +104,43 @@ void fasta_rows(const BenchOptions& o, bool cpu, bool gpu, int threads, Table& t
   double updates = 0, nt = 0;
   for (std::size_t k = 0; k < set.size(); ++k) {
     if (o.max_length > 0 && set.length(k) > o.max_length) continue;
+    if (set.length(k) < o.min_length) continue;
     seqs.push_back(set.codes(k));
     lengths.push_back(static_cast<int>(set.length(k)));
     updates += cube_updates(static_cast<double>(set.length(k)));
     nt += static_cast<double>(set.length(k));
   }
+  if (seqs.empty()) throw UsageError(fmt::format("bench nussinov: no record of {} within the length limits", o.fasta));
   const std::string name = fmt::format("{} x{}", std::filesystem::path(o.fasta).filename().string(), seqs.size());
   nussinov::Params p;
+  // With structures, each is checked to re-score to its score (and the scores of the two passes to
+  // agree): the score column says "ok" or what failed.
+  std::vector<long long> scores;
+  auto check = [&](const std::vector<nussinov::FoldResult>& r, bool tb) {
+    if (scores.empty())
+      for (const auto& x : r) scores.push_back(x.score);
+    for (std::size_t k = 0; k < r.size(); ++k) {
+      if (r[k].score != scores[k]) return std::string("scores differ");
+      if (tb && nussinov::score_structure(seqs[k], lengths[k], p, r[k].structure) != r[k].score)
+        return std::string("structure!=score");
+    }
+    return std::string("ok");
+  };
+  if (gpu) {  // warm-up outside the table: CUDA context creation and module loading
+    const auto s = random_sequence(600);
+    (void)nussinov::fold_gpu_long(s.data(), 600, p, false);
+  }
   for (bool tb : {false, true}) {
     if (gpu) {
-      (void)nussinov::fold_batch({seqs.front()}, {lengths.front()}, p, false, nussinov::Method::gpu, 1);  // warm-up
       std::vector<nussinov::FoldResult> r;
       const double t = timed([&] { r = nussinov::fold_batch(seqs, lengths, p, tb, nussinov::Method::gpu, threads); });
-      table.row(name, fmt::format("{:.0f}", nt), tb ? "gpu+tb" : "gpu", 1, t, updates, "", "");
+      table.row(name, fmt::format("{:.0f}", nt), tb ? "gpu+tb" : "gpu", 1, t, updates, check(r, tb), "");
     }
     if (cpu) {
       std::vector<nussinov::FoldResult> r;
       const double t =
           timed([&] { r = nussinov::fold_batch(seqs, lengths, p, tb, nussinov::Method::automatic, threads); });
-      table.row(name, fmt::format("{:.0f}", nt), tb ? "cpu+tb" : "cpu", threads, t, updates, "", "");
+      table.row(name, fmt::format("{:.0f}", nt), tb ? "cpu+tb" : "cpu", threads, t, updates, check(r, tb), "");
     }
   }
 }
@@ -238,6 +258,8 @@ void add_bench_nussinov(CLI::App& bench, Action& action) {
                   "Only this FASTA's records, each path in one batch call as `screen run` folds them, with and "
                   "without structures");
   cmd->add_option("--max-length", o->max_length, "With --fasta: leave out records longer than this (0: none)")
+      ->capture_default_str();
+  cmd->add_option("--min-length", o->min_length, "With --fasta: leave out records shorter than this")
       ->capture_default_str();
   cmd->callback([&action, o] { action = [o]() -> int { return run_bench(*o); }; });
 }

@@ -15,6 +15,10 @@
 // n = 26,000 went from 0.209 s to 0.188 s (16-bit) and 0.334 s to 0.305 s (32-bit).
 // Add-max: ptxas emits the same VIADDMNMX (DPX) for __viaddmax_*, for plain max(a + b, c) and for
 // the __vimax3 pairing, so the three Tuning::op variants time the same (kept as a knob).
+// Relative cells (REL, beyond the int16 score bound; packed_layout.hpp): tiles hold 16-bit offsets
+// from a per-tile base (the finished tile's minimum). The panel keeps its partial maxima relative to
+// base(I+1, J-1) and shifts each K tile's terms by its base sum (leaving out tiles far below), so it
+// runs the 16-bit kernel; finalize works in 32-bit values and stores the new base and offsets.
 // Small sequences: one block per sequence, the whole table in shared memory (smem_fold).
 #include <cuda_runtime.h>
 #include <sys/mman.h>
@@ -51,6 +55,7 @@ struct SeqInfo {
   const int* nt;                // tiles per side
   const std::size_t* code_off;  // first code of each sequence (padded with N to nt * T codes)
   const int* len;               // n
+  std::int32_t* tbase;          // relative cells: every tile's base, sequence s's at tab_off[s] / T^2; else null
 };
 
 struct Diag {
@@ -60,9 +65,14 @@ struct Diag {
   int koff, numK;     // the panel's K tiles: I + koff .. I + koff + numK - 1
 };
 
-__device__ __forceinline__ std::size_t dev_tile_index(int I, int J, int nt) {
-  const long long i = I;
-  return static_cast<std::size_t>(i * nt - i * (i - 1) / 2 + (J - I));
+namespace packed = screen::nussinov::packed;
+static_assert(T * T == 4096, "tile bases are indexed by tab_off / 4096");
+
+// Base of tile `tile` of sequence s (relative cells), 0 for plain cells.
+template <bool REL>
+__device__ __forceinline__ int tile_base(const std::int32_t* tb, std::size_t tile) {
+  if constexpr (REL) return tb[tile];
+  else return 0;
 }
 
 __device__ __forceinline__ void locate(const Diag& w, int g, int& s, int& I) {
@@ -92,7 +102,9 @@ __device__ __forceinline__ int addmax32(int a, int b, int c) {
 __device__ __forceinline__ unsigned dup16(unsigned h) { return (h & 0xffffu) | (h << 16); }
 
 // ---- panel product, 16-bit cells packed two to a register (s16x2) ----
-template <int OP>
+// REL: relative cells (packed_layout.hpp): each K tile's terms shifted by its base sum less the
+// tile's reference R, tiles far below R left out; the partial maxima are relative to R.
+template <int OP, bool REL = false>
 __global__ void __launch_bounds__(kPanelThreads) panel16_kernel(const std::int16_t* __restrict__ tab, SeqInfo si,
                                                                 Diag w, int S, std::int16_t* __restrict__ scratch) {
   __shared__ __align__(16) unsigned As[T][T];      // [k][row], each value duplicated into both halves
@@ -102,6 +114,8 @@ __global__ void __launch_bounds__(kPanelThreads) panel16_kernel(const std::int16
   locate(w, g, s, I);
   const int J = I + w.d, nt = si.nt[s];
   const std::int16_t* base = tab + si.tab_off[s];
+  const std::int32_t* tb = REL ? si.tbase + si.tab_off[s] / (T * T) : nullptr;
+  const int R = tile_base<REL>(tb, tile_index(I + 1, J - 1, nt));
   const int chunk = (w.numK + S - 1) / S;
   const int kb = I + w.koff + split * chunk, ke = min(I + w.koff + w.numK, kb + chunk);
   const int tid = threadIdx.x, rg = tid >> 3, wg = tid & 7;
@@ -113,8 +127,14 @@ __global__ void __launch_bounds__(kPanelThreads) panel16_kernel(const std::int16
 
   const int la = tid & (T - 1), lpart = tid >> 6;
   for (int K = kb; K < ke; ++K) {
-    const uint4* At = reinterpret_cast<const uint4*>(base + dev_tile_index(I, K, nt) * T * T);
-    const uint4* Bt = reinterpret_cast<const uint4*>(base + dev_tile_index(K, J, nt) * T * T);
+    unsigned shift = 0;  // REL: base(I, K) + base(K, J) - R in both halves
+    if constexpr (REL) {
+      const int c = tb[tile_index(I, K, nt)] + tb[tile_index(K, J, nt)] - R;
+      if (c < packed::kRelativeSkip) continue;  // block-uniform: every term is below the tile's cells
+      shift = dup16(static_cast<unsigned>(c));
+    }
+    const uint4* At = reinterpret_cast<const uint4*>(base + tile_index(I, K, nt) * T * T);
+    const uint4* Bt = reinterpret_cast<const uint4*>(base + tile_index(K, J, nt) * T * T);
     uint4 av[4], bv[4];
 #pragma unroll
     for (int l = 0; l < 4; ++l) {
@@ -125,7 +145,11 @@ __global__ void __launch_bounds__(kPanelThreads) panel16_kernel(const std::int16
 #pragma unroll
     for (int l = 0; l < 4; ++l) {
       const int kq = (l * 2 + lpart) * 8;
-      const unsigned wv[4] = {av[l].x, av[l].y, av[l].z, av[l].w};
+      unsigned wv[4] = {av[l].x, av[l].y, av[l].z, av[l].w};
+      if constexpr (REL) {
+#pragma unroll
+        for (int c = 0; c < 4; ++c) wv[c] = __vadd2(wv[c], shift);
+      }
 #pragma unroll
       for (int c = 0; c < 4; ++c) {
         As[kq + 2 * c][la] = dup16(wv[c]);
@@ -190,8 +214,8 @@ __global__ void __launch_bounds__(kPanelThreads) panel32_kernel(const std::int32
 
   const int la = tid & (T - 1), lpart = tid >> 6;
   for (int K = kb; K < ke; ++K) {
-    const int4* At = reinterpret_cast<const int4*>(base + dev_tile_index(I, K, nt) * T * T);
-    const int4* Bt = reinterpret_cast<const int4*>(base + dev_tile_index(K, J, nt) * T * T);
+    const int4* At = reinterpret_cast<const int4*>(base + tile_index(I, K, nt) * T * T);
+    const int4* Bt = reinterpret_cast<const int4*>(base + tile_index(K, J, nt) * T * T);
     int4 av[8], bv[8];
 #pragma unroll
     for (int l = 0; l < 8; ++l) {
@@ -267,16 +291,16 @@ __global__ void reduce_kernel(unsigned* scratch, long long words_total, int S) {
   }
 }
 
-template <typename Cell>
-__device__ __forceinline__ int load_cell(const Cell* base, int nt, int i, int j) {
-  return base[dev_tile_index(i / T, j / T, nt) * T * T + (i % T) * T + (j % T)];
+template <typename Cell, bool REL>
+__device__ __forceinline__ int load_cell(const Cell* base, const std::int32_t* tb, int nt, int i, int j) {
+  return tile_base<REL>(tb, tile_index(i / T, j / T, nt)) + base[tile_index(i / T, j / T, nt) * T * T + (i % T) * T + (j % T)];
 }
 
 // ---- in-tile dependencies and the pair term, one block per tile ----
 // A whole tile from global memory into shared ints (row stride kFinalLd): 16-byte loads, all in
 // flight before the first store.
 template <typename Cell>
-__device__ __forceinline__ void load_tile(int* dst, const Cell* src) {
+__device__ __forceinline__ void load_tile(int* dst, const Cell* src, int add = 0) {
   constexpr int per = 16 / static_cast<int>(sizeof(Cell));
   constexpr int rounds = T * T / per / kFinalThreads;
   const uint4* s4 = reinterpret_cast<const uint4*>(src);
@@ -289,7 +313,7 @@ __device__ __forceinline__ void load_tile(int* dst, const Cell* src) {
     Cell vals[per];
     memcpy(vals, &v[k], 16);
 #pragma unroll
-    for (int x = 0; x < per; ++x) dst[(e / T) * kFinalLd + (e % T) + x] = vals[x];
+    for (int x = 0; x < per; ++x) dst[(e / T) * kFinalLd + (e % T) + x] = add + vals[x];
   }
 }
 
@@ -411,7 +435,9 @@ __device__ __forceinline__ void finish_subtiles(int* C, const int* DI, const int
 // One block per tile of diagonal d. P (may be null): the panel's max over the middle K tiles.
 // edges: also the max-plus products over K = I+1 and K = J-1 (the lookahead schedule leaves those
 // two to this kernel, so the panel of diagonal d can run while diagonal d-1 is being finalized).
-template <typename Cell>
+// REL: relative cells; the tile's cells go to shared memory as values (base + offset) and come back
+// as offsets from the finished tile's minimum, which becomes its base.
+template <typename Cell, bool REL = false>
 __global__ void __launch_bounds__(kFinalThreads) finalize_kernel(Cell* tab, SeqInfo si, const std::uint8_t* codes,
                                                                  Diag w, int S, const Cell* P_all, bool edges,
                                                                  Params p, PairTable pt) {
@@ -428,11 +454,12 @@ __global__ void __launch_bounds__(kFinalThreads) finalize_kernel(Cell* tab, SeqI
   locate(w, g, s, I);
   const int J = I + d, nt = si.nt[s];
   Cell* base = tab + si.tab_off[s];
+  std::int32_t* tb = REL ? si.tbase + si.tab_off[s] / (T * T) : nullptr;
   const std::uint8_t* seq = codes + si.code_off[s];
   const int tid = threadIdx.x;
   const Cell* P = P_all ? P_all + static_cast<std::size_t>(g) * S * T * T : nullptr;
-  if (P) {
-    load_tile(C, P);
+  if (P) {  // a panel ran: d >= 2, and REL partials are relative to base(I+1, J-1)
+    load_tile(C, P, tile_base<REL>(tb, tile_index(I + 1, J - 1, nt)));
   } else {
     for (int e = tid; e < T * T; e += kFinalThreads) C[(e / T) * kFinalLd + (e % T)] = 0;
   }
@@ -442,9 +469,13 @@ __global__ void __launch_bounds__(kFinalThreads) finalize_kernel(Cell* tab, SeqI
     W[e] = static_cast<std::int16_t>(j - i >= 2 ? screen::nussinov::pair_score(p, pt, seq, i, j - 1) : 0);
   }
   if (d >= 1 && tid < T) {
-    rowN[tid] = base[dev_tile_index(I + 1, J, nt) * T * T + tid];
-    colW[tid] = base[dev_tile_index(I, J - 1, nt) * T * T + tid * T + (T - 1)];
-    if (tid == 0) corner[0] = d >= 2 ? static_cast<int>(base[dev_tile_index(I + 1, J - 1, nt) * T * T + (T - 1)]) : 0;
+    const std::size_t tn = tile_index(I + 1, J, nt), tw = tile_index(I, J - 1, nt);
+    rowN[tid] = tile_base<REL>(tb, tn) + base[tn * T * T + tid];
+    colW[tid] = tile_base<REL>(tb, tw) + base[tw * T * T + tid * T + (T - 1)];
+    if (tid == 0) {
+      const std::size_t tc = d >= 2 ? tile_index(I + 1, J - 1, nt) : 0;
+      corner[0] = d >= 2 ? tile_base<REL>(tb, tc) + static_cast<int>(base[tc * T * T + (T - 1)]) : 0;
+    }
   }
   if (edges && d >= 2) {
     int acc[4][4];
@@ -456,8 +487,9 @@ __global__ void __launch_bounds__(kFinalThreads) finalize_kernel(Cell* tab, SeqI
     for (int e = 0; e < (d == 2 ? 1 : 2); ++e) {
       const int K = e == 0 ? I + 1 : J - 1;
       __syncthreads();  // DI / DJ free
-      load_tile(DI, base + dev_tile_index(I, K, nt) * T * T);
-      load_tile(DJ, base + dev_tile_index(K, J, nt) * T * T);
+      const std::size_t ta = tile_index(I, K, nt), tbb = tile_index(K, J, nt);
+      load_tile(DI, base + ta * T * T, tile_base<REL>(tb, ta));
+      load_tile(DJ, base + tbb * T * T, tile_base<REL>(tb, tbb));
       __syncthreads();
 #pragma unroll 4
       for (int k = 0; k < T; ++k) {
@@ -482,8 +514,9 @@ __global__ void __launch_bounds__(kFinalThreads) finalize_kernel(Cell* tab, SeqI
     __syncthreads();
   }
   if (d >= 1) {
-    load_tile(DI, base + dev_tile_index(I, I, nt) * T * T);
-    load_tile(DJ, base + dev_tile_index(J, J, nt) * T * T);
+    const std::size_t ti = tile_index(I, I, nt), tj = tile_index(J, J, nt);
+    load_tile(DI, base + ti * T * T, tile_base<REL>(tb, ti));
+    load_tile(DJ, base + tj * T * T, tile_base<REL>(tb, tj));
   }
   __syncthreads();
   if (d >= 1) {
@@ -512,14 +545,29 @@ __global__ void __launch_bounds__(kFinalThreads) finalize_kernel(Cell* tab, SeqI
       __syncthreads();
     }
   }
-  Cell* own = base + dev_tile_index(I, J, nt) * T * T;
-  for (int e = tid; e < T * T; e += kFinalThreads) own[e] = static_cast<Cell>(C[(e / T) * kFinalLd + (e % T)]);
+  Cell* own = base + tile_index(I, J, nt) * T * T;
+  int lo = 0;  // REL: the tile's minimum, its base
+  if constexpr (REL) {
+    __syncthreads();  // C final, DI free for the reduction
+    int m = C[(tid / T) * kFinalLd + (tid % T)];
+    for (int e = tid + kFinalThreads; e < T * T; e += kFinalThreads) m = min(m, C[(e / T) * kFinalLd + (e % T)]);
+    for (int o = 16; o > 0; o >>= 1) m = min(m, __shfl_xor_sync(0xffffffffu, m, o));
+    if ((tid & 31) == 0) DI[tid >> 5] = m;
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < kFinalThreads / 32; ++k) m = min(m, DI[k]);
+    lo = m;
+    if (tid == 0) tb[tile_index(I, J, nt)] = lo;
+  }
+  for (int e = tid; e < T * T; e += kFinalThreads) own[e] = static_cast<Cell>(C[(e / T) * kFinalLd + (e % T)] - lo);
 }
 
-template <typename Cell>
+template <typename Cell, bool REL>
 __global__ void scores_kernel(const Cell* tab, SeqInfo si, int count, long long* scores) {
   const int s = blockIdx.x * blockDim.x + threadIdx.x;
-  if (s < count) scores[s] = load_cell(tab + si.tab_off[s], si.nt[s], 0, si.len[s]);
+  if (s < count)
+    scores[s] = load_cell<Cell, REL>(tab + si.tab_off[s], REL ? si.tbase + si.tab_off[s] / (T * T) : nullptr, si.nt[s],
+                                     0, si.len[s]);
 }
 
 // ---- small sequences: one block per sequence, table in shared memory ----
@@ -557,7 +605,7 @@ __global__ void __launch_bounds__(kSmemThreads) smem_kernel(const std::uint8_t* 
     for (long long e = threadIdx.x; e < static_cast<long long>(side) * side; e += kSmemThreads) {
       const int i = static_cast<int>(e / side), j = static_cast<int>(e % side);
       if (i / T > j / T) continue;
-      o[dev_tile_index(i / T, j / T, nt) * T * T + (i % T) * T + (j % T)] =
+      o[tile_index(i / T, j / T, nt) * T * T + (i % T) * T + (j % T)] =
           (i <= j && j <= n) ? M[i * LD + j] : Cell(0);
     }
   }
@@ -756,9 +804,10 @@ HostTableArena& thread_arena() {
 
 void* thread_host_tables(std::size_t bytes) { return thread_arena().get(bytes); }
 
-template <typename Cell>
+template <typename Cell, bool REL>
 void run_tiled(const std::vector<const std::uint8_t*>& seqs, const Plan& pl, const Params& p, bool keep_tables,
                GroupOutput& out) {
+  static_assert(!REL || sizeof(Cell) == 2, "relative cells are 16-bit");
   const int ns = static_cast<int>(pl.order.size());
   const PairTable pt = make_pair_table(p.weights);
   // sequences, padded with N up to nt * T codes
@@ -773,6 +822,7 @@ void run_tiled(const std::vector<const std::uint8_t*>& seqs, const Plan& pl, con
   gpu::DeviceBuffer<std::size_t> dtab_off, dcode_off;
   gpu::DeviceBuffer<int> dnt, dlen, dprefix;
   gpu::DeviceBuffer<long long> dscores(static_cast<std::size_t>(ns));
+  gpu::DeviceBuffer<std::int32_t> dtbase(REL ? pl.tab_cells / (T * T) : 0);
   dcodes.upload(codes);
   dtab_off.upload(pl.tab_off);
   dcode_off.upload(pl.code_off);
@@ -780,8 +830,8 @@ void run_tiled(const std::vector<const std::uint8_t*>& seqs, const Plan& pl, con
   dlen.upload(pl.len);
   dprefix.upload(pl.prefix_all);
   CUDA_CHECK(cudaStreamSynchronize(nullptr));  // the uploads ran on the default stream; the kernels use others
-  const SeqInfo si{dtab_off.get(), dnt.get(), dcode_off.get(), dlen.get()};
-  CUDA_CHECK(cudaFuncSetAttribute(finalize_kernel<Cell>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+  const SeqInfo si{dtab_off.get(), dnt.get(), dcode_off.get(), dlen.get(), REL ? dtbase.get() : nullptr};
+  CUDA_CHECK(cudaFuncSetAttribute(finalize_kernel<Cell, REL>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                   static_cast<int>(kFinalSmem)));
   const int op = static_cast<int>(g_tuning.op);
   // Two streams: finalize(d) on `fin`, panel(d) on `pan`. With the lookahead schedule panel(d) needs
@@ -825,9 +875,9 @@ void run_tiled(const std::vector<const std::uint8_t*>& seqs, const Plan& pl, con
       }
       const unsigned blocks = static_cast<unsigned>(tiles) * static_cast<unsigned>(S);
       if constexpr (sizeof(Cell) == 2) {
-        if (op == 1) panel16_kernel<1><<<blocks, kPanelThreads, 0, st.pan>>>(tab.get(), si, w, S, scratch);
-        else if (op == 2) panel16_kernel<2><<<blocks, kPanelThreads, 0, st.pan>>>(tab.get(), si, w, S, scratch);
-        else panel16_kernel<0><<<blocks, kPanelThreads, 0, st.pan>>>(tab.get(), si, w, S, scratch);
+        if (op == 1) panel16_kernel<1, REL><<<blocks, kPanelThreads, 0, st.pan>>>(tab.get(), si, w, S, scratch);
+        else if (op == 2) panel16_kernel<2, REL><<<blocks, kPanelThreads, 0, st.pan>>>(tab.get(), si, w, S, scratch);
+        else panel16_kernel<0, REL><<<blocks, kPanelThreads, 0, st.pan>>>(tab.get(), si, w, S, scratch);
       } else {
         if (op == 1) panel32_kernel<1><<<blocks, kPanelThreads, 0, st.pan>>>(tab.get(), si, w, S, scratch);
         else if (op == 2) panel32_kernel<2><<<blocks, kPanelThreads, 0, st.pan>>>(tab.get(), si, w, S, scratch);
@@ -844,21 +894,35 @@ void run_tiled(const std::vector<const std::uint8_t*>& seqs, const Plan& pl, con
       CUDA_CHECK(cudaEventRecord(st.pan_done, st.pan));
       CUDA_CHECK(cudaStreamWaitEvent(st.fin, st.pan_done, 0));
     }
-    finalize_kernel<Cell><<<static_cast<unsigned>(tiles), kFinalThreads, kFinalSmem, st.fin>>>(
+    finalize_kernel<Cell, REL><<<static_cast<unsigned>(tiles), kFinalThreads, kFinalSmem, st.fin>>>(
         tab.get(), si, dcodes.get(), w, S, S > 0 ? scratch : nullptr, pl.lookahead, p, pt);
     CUDA_CHECK_LAUNCH();
     CUDA_CHECK(cudaEventRecord(st.fin_done[d % 4], st.fin));
     if (host) copy_final_rows(d);
   }
   CUDA_CHECK(cudaStreamSynchronize(st.fin));
-  scores_kernel<Cell><<<(ns + 127) / 128, 128>>>(tab.get(), si, ns, dscores.get());
+  scores_kernel<Cell, REL><<<(ns + 127) / 128, 128>>>(tab.get(), si, ns, dscores.get());
   CUDA_CHECK_LAUNCH();
   const auto sc = dscores.to_host();  // synchronizes
   out.cell_bytes = static_cast<int>(sizeof(Cell));
   out.scores.assign(static_cast<std::size_t>(ns), 0);
   for (int k = 0; k < ns; ++k) out.scores[static_cast<std::size_t>(pl.order[static_cast<std::size_t>(k)])] = sc[static_cast<std::size_t>(k)];
+  out.relative = REL;
   if (keep_tables) {
     const auto t0 = std::chrono::steady_clock::now();
+    if constexpr (REL) {  // the bases, 4 bytes per tile, after the last kernel
+      out.tile_bases.assign(static_cast<std::size_t>(ns), {});
+      out.tile_base.assign(static_cast<std::size_t>(ns), nullptr);
+      for (int k = 0; k < ns; ++k) {
+        const auto ku = static_cast<std::size_t>(k);
+        const auto at = static_cast<std::size_t>(pl.order[ku]);
+        auto& b = out.tile_bases[at];
+        b.resize(tile_count(pl.nt[ku]));
+        CUDA_CHECK(cudaMemcpy(b.data(), dtbase.get() + pl.tab_off[ku] / (T * T), b.size() * sizeof(std::int32_t),
+                              cudaMemcpyDeviceToHost));
+        out.tile_base[at] = b.data();
+      }
+    }
     auto& views = [&]() -> std::vector<const Cell*>& {
       if constexpr (sizeof(Cell) == 2) return out.table16;
       else return out.table32;
@@ -964,12 +1028,19 @@ void set_tuning(const Tuning& t) { g_tuning = t; }
 Tuning tuning() { return g_tuning; }
 
 int cell_bytes_for(int max_n, const Params& p) {
+  const bool plain16 = screen::nussinov::max_possible_score(max_n, p.weights) <= 32767;
+  const bool rel = packed::relative_applicable(p.weights);
   if (g_tuning.force_cell_bytes == 2 || g_tuning.force_cell_bytes == 4) {
-    if (g_tuning.force_cell_bytes == 2 && screen::nussinov::max_possible_score(max_n, p.weights) > 32767)
-      throw UsageError("nussinov GPU: 16-bit cells forced but the score bound does not fit int16");
+    if (g_tuning.force_cell_bytes == 2 && !plain16 && !rel)
+      throw UsageError("nussinov GPU: 16-bit cells forced but neither the score bound nor the pair weights allow them");
     return g_tuning.force_cell_bytes;
   }
-  return screen::nussinov::max_possible_score(max_n, p.weights) <= 32767 ? 2 : 4;
+  return plain16 || rel ? 2 : 4;
+}
+
+bool relative_cells(int max_n, int cell_bytes, const Params& p) {
+  if (cell_bytes != 2 || !packed::relative_applicable(p.weights)) return false;
+  return g_tuning.force_relative || screen::nussinov::max_possible_score(max_n, p.weights) > 32767;
 }
 
 std::size_t tiled_bytes(const std::vector<int>& lengths, int cell_bytes, int device) {
@@ -977,6 +1048,7 @@ std::size_t tiled_bytes(const std::vector<int>& lengths, int cell_bytes, int dev
   const Plan pl = make_plan(lengths, cell_bytes, device);
   const auto cb = static_cast<std::size_t>(cell_bytes);
   return (pl.tab_cells + (pl.lookahead ? 2 : 1) * std::max<std::size_t>(pl.scratch_cells, 1)) * cb + pl.code_bytes +
+         pl.tab_cells / (T * T) * sizeof(std::int32_t) +  // tile bases (relative cells)
          pl.prefix_all.size() * sizeof(int) + lengths.size() * (2 * sizeof(std::size_t) + 2 * sizeof(int) + 8) + (1u << 20);
 }
 
@@ -988,8 +1060,9 @@ void tiled_fold(const std::vector<const std::uint8_t*>& seqs, const std::vector<
     if (n <= 0) throw UsageError("nussinov tiled_fold: every sequence needs at least one base");
   CUDA_CHECK(cudaSetDevice(device));
   const Plan pl = make_plan(lengths, cell_bytes, device);
-  if (cell_bytes == 2) run_tiled<std::int16_t>(seqs, pl, p, keep_tables, out);
-  else run_tiled<std::int32_t>(seqs, pl, p, keep_tables, out);
+  if (cell_bytes == 2 && relative_cells(pl.len.front(), cell_bytes, p)) run_tiled<std::int16_t, true>(seqs, pl, p, keep_tables, out);
+  else if (cell_bytes == 2) run_tiled<std::int16_t, false>(seqs, pl, p, keep_tables, out);
+  else run_tiled<std::int32_t, false>(seqs, pl, p, keep_tables, out);
 }
 
 int smem_max_n(int cell_bytes) { return cell_bytes == 2 ? 280 : 192; }

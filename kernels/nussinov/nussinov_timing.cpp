@@ -4,6 +4,7 @@
 // --sizes: fold_gpu_long, score only, random sequences (unit weights, min_loop 3); seconds and
 //          updates/s (n^3/6 max-plus updates). Scores are checked against fold_cpu up to --cpu-check-max.
 // --ops N: compare the add-max variants (DPX viaddmax, plain add+max, vimax3) at n = N, both widths.
+// --widths N: the cell formats at n = N (plain 16-bit where it fits, relative 16-bit, 32-bit).
 // --hairpins: fold_gpu_batch over a FASTA set, score only and with tracebacks (checked against the reference).
 // --genome: fold_gpu_long on the one sequence of a FASTA file, score only and with traceback.
 // Exit status 1 if any check fails. Times are printed, never judged.
@@ -103,6 +104,38 @@ void time_sizes(const std::vector<int>& sizes, int cpu_check_max, int reps) {
                 updates(n) / best, chk.c_str(), score);
     std::fflush(stdout);
   }
+}
+
+void time_widths(int n, int reps) {
+  nu::Params p;
+  const auto s = random_seq(n, 91u);
+  std::printf("\ncell formats at n = %d (fold_gpu_long, score only, best of %d)\n", n, reps);
+  std::printf("%-12s %-12s %-14s %s\n", "cells", "seconds", "updates/s", "score");
+  struct Format {
+    const char* name;
+    int cb;
+    bool rel;
+  };
+  long long ref = -1;
+  for (const Format f : {Format{"plain 16", 2, false}, Format{"relative 16", 2, true}, Format{"32", 4, false}}) {
+    if (!f.rel && f.cb == 2 && nu::max_possible_score(n, p.weights) > 32767) continue;
+    knl::Tuning t;
+    t.force_cell_bytes = f.cb;
+    t.force_relative = f.rel;
+    knl::set_tuning(t);
+    double best = 1e30;
+    long long score = -1;
+    for (int r = 0; r < reps; ++r) {
+      const double t0 = now();
+      score = nu::fold_gpu_long(s.data(), n, p, false).score;
+      best = std::min(best, now() - t0);
+    }
+    if (ref < 0) ref = score;
+    check(score == ref, "cell formats give different scores");
+    std::printf("%-12s %-12.4f %-14.3e %lld\n", f.name, best, updates(n) / best, score);
+    std::fflush(stdout);
+  }
+  knl::set_tuning(knl::Tuning{});
 }
 
 void time_ops(int n) {
@@ -293,12 +326,13 @@ std::vector<int> parse_list(const std::string& s) {
 int main(int argc, char** argv) {
   std::vector<int> sizes;
   std::string hairpins, genome;
-  int ops_n = 0, waves_n = 0, transcripts = 0, cpu_check_max = 10000, reps = 2;
+  int ops_n = 0, widths_n = 0, waves_n = 0, transcripts = 0, cpu_check_max = 10000, reps = 2;
   for (int a = 1; a < argc; ++a) {
     const std::string k = argv[a];
     const std::string v = a + 1 < argc ? argv[a + 1] : "";
     if (k == "--sizes") sizes = parse_list(v), ++a;
     else if (k == "--ops") ops_n = std::stoi(v), ++a;
+    else if (k == "--widths") widths_n = std::stoi(v), ++a;
     else if (k == "--waves") waves_n = std::stoi(v), ++a;
     else if (k == "--transcripts") transcripts = std::stoi(v), ++a;
     else if (k == "--hairpins") hairpins = v, ++a;
@@ -320,6 +354,7 @@ int main(int argc, char** argv) {
   }
   try {
     if (ops_n > 0) time_ops(ops_n);
+    if (widths_n > 0) time_widths(widths_n, reps);
     if (waves_n > 0) compare_lookahead(waves_n);
     if (waves_n > 0) sweep_waves(waves_n);
     if (!sizes.empty()) time_sizes(sizes, cpu_check_max, reps);

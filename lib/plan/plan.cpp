@@ -124,12 +124,10 @@ std::vector<WorkUnit> make_units(const manifest::Job& job, const std::vector<std
           u.side = side;
           u.a = i;
           u.ops = nussinov_ops(lengths[i], job.nussinov.max_span);
-          // n^2 cells of 2 or 4 bytes (16-bit while the score bound fits) on the CPU. On the GPU the
-          // packed upper triangle of 32-bit cells, 2 n^2: exact for 32-bit cells, and for 16-bit
-          // cells room for the split-K scratch too (the GPU path itself refuses a fold over the
-          // memory it finds free, so this estimate must not fall short).
+          // The CPU path's table and the GPU path's (nussinov/cpu.hpp; the GPU path itself refuses
+          // a fold over the memory it finds free, so its estimate must not fall short).
           u.memory_bytes = nussinov::cpu_table_bytes(static_cast<int>(lengths[i]), sp.nussinov);
-          u.gpu_memory_bytes = 2ull * lengths[i] * lengths[i];
+          u.gpu_memory_bytes = nussinov::gpu_fold_bytes(static_cast<int>(lengths[i]), sp.nussinov);
           units.push_back(finish(u));
         }
       }

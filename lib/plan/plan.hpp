@@ -19,9 +19,12 @@
 // which row each comes from).
 // Memory estimates (bytes one unit needs), for the CPU path (memory_bytes) and the GPU path
 // (gpu_memory_bytes):
-//   nussinov  CPU c n^2 (one table of c-byte cells: c = 2 while the score bound fits 16 bits, i.e. up
-//             to 65,535 nt with unit weights, else 4); GPU 2 n^2 (the packed upper triangle of 32-bit
-//             cells; with 16-bit cells it leaves room for the split-K scratch)
+//   nussinov  CPU 2 n^2 while the score bound fits 16 bits (up to 65,534 nt with unit weights: the
+//             mirrored table); beyond it n^2 (the compact path's tile-packed 16-bit offsets and
+//             per-tile bases) while the pair weights are at most 64 score units, else 4 n^2.
+//             GPU 2 n^2 with plain cells (the packed triangle of 32-bit cells, or of 16-bit ones
+//             with room for the split-K scratch); with relative cells (beyond the 16-bit bound)
+//             n^2 plus the bases and scratch (nussinov::gpu_fold_bytes)
 //   miranda   12 (Lq + 1) + Lr on both (one DP column of three int32 states per query row, plus the
 //             target)
 //   bpmax     CPU bpmax::cpu_table_bytes(N, M, params); GPU bpmax::gpu_table_bytes when the build

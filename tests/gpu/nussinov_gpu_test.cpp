@@ -12,6 +12,7 @@
 
 #include "common/error.hpp"
 #include "kernels/nussinov/nussinov_launch.hpp"
+#include "stages/nussinov/compact.hpp"
 #include "stages/nussinov/cuda.hpp"
 #include "stages/nussinov/reference.hpp"
 #include "stages/nussinov/traceback.hpp"
@@ -25,10 +26,11 @@ namespace knl = screen::kernels::nussinov;
 
 // Sets the cell width (0 = automatic) and the schedule; restores the defaults on scope exit.
 struct TuningGuard {
-  TuningGuard(int force_cell_bytes, bool lookahead) {
+  TuningGuard(int force_cell_bytes, bool lookahead, bool force_relative = false) {
     knl::Tuning t;
     t.force_cell_bytes = force_cell_bytes;
     t.lookahead = lookahead;
+    t.force_relative = force_relative;
     knl::set_tuning(t);
   }
   ~TuningGuard() { knl::set_tuning(knl::Tuning{}); }
@@ -100,8 +102,8 @@ void compare_case(const Case& c, const std::vector<std::vector<std::uint8_t>>& s
   EXPECT_EQ(bad, 0) << label << " [" << c.name << "]";
 }
 
-void random_cases(int force_cell_bytes, bool lookahead, int per_case, unsigned seed) {
-  TuningGuard guard(force_cell_bytes, lookahead);
+void random_cases(int force_cell_bytes, bool lookahead, int per_case, unsigned seed, bool force_relative = false) {
+  TuningGuard guard(force_cell_bytes, lookahead, force_relative);
   std::mt19937 rng(seed);
   for (const auto& c : parameter_cases()) {
     std::vector<std::vector<std::uint8_t>> seqs;
@@ -112,7 +114,8 @@ void random_cases(int force_cell_bytes, bool lookahead, int per_case, unsigned s
       const int n = (k % 5 == 0) ? edges[static_cast<std::size_t>(k / 5) % 16] : 1 + static_cast<int>(rng() % 400u);
       seqs.push_back(random_seq(rng, n));
     }
-    compare_case(c, seqs, "cells " + std::to_string(force_cell_bytes ? force_cell_bytes * 8 : 0));
+    compare_case(c, seqs, std::string(force_relative ? "relative " : "") + "cells " +
+                              std::to_string(force_cell_bytes ? force_cell_bytes * 8 : 0));
     if (testing::Test::HasFailure()) return;
   }
 }
@@ -195,7 +198,7 @@ TEST(NussinovGpu, EmptyAndMixedBatch) {
 
 TEST(NussinovGpu, TooLargeForTheGpuIsAResourceError) {
   SCREEN_REQUIRE_GPU();
-  const int n = 3'000'000;  // a 32-bit packed triangle of 18 TB
+  const int n = 3'000'000;  // a 16-bit packed triangle (relative cells) of 9 TB
   std::vector<std::uint8_t> s(static_cast<std::size_t>(n), 0);
   const nu::Params p;
   try {
@@ -205,6 +208,75 @@ TEST(NussinovGpu, TooLargeForTheGpuIsAResourceError) {
     EXPECT_NE(std::string(e.what()).find("GiB"), std::string::npos) << e.what();
   }
   EXPECT_THROW(nu::fold_gpu_batch({s.data()}, {n}, p, false), screen::ResourceError);
+}
+
+// ---- relative cells (16-bit offsets from per-tile bases, packed_layout.hpp) ----
+
+TEST(NussinovGpu, RelativeCellsForcedMatchReference) {
+  SCREEN_REQUIRE_GPU();
+  // The tiled engine (fold_gpu_long, and the batch's sequences over 280 nt) in relative cells on the
+  // usual mix, with both schedules.
+  random_cases(0, true, 30, 4242u, true);
+  random_cases(0, false, 12, 4343u, true);
+}
+
+// The GPU's relative tables (offsets and bases) equal the CPU compact path's, cell for cell,
+// including the padding past n; several sequences in one group.
+TEST(NussinovGpu, RelativeTablesEqualTheCompactPathBytes) {
+  SCREEN_REQUIRE_GPU();
+  TuningGuard guard(0, true, true);
+  std::mt19937 rng(77u);
+  const Case cases[3] = {{make_params(3, 0, 1, 1, 1), "unit"},
+                         {make_params(0, 300, 64, 63, 1), "64,63,1 max_span 300"},
+                         {make_params(2, 0, 32, 0.5, 31.5), "half units up to 64"}};
+  for (const auto& c : cases) {
+    std::vector<std::vector<std::uint8_t>> seqs;
+    for (int n : {1, 63, 64, 300, 1000, 2500}) seqs.push_back(random_seq(rng, n));
+    std::vector<const std::uint8_t*> ptrs;
+    std::vector<int> lens;
+    for (const auto& s : seqs) {
+      ptrs.push_back(s.data());
+      lens.push_back(static_cast<int>(s.size()));
+    }
+    ASSERT_TRUE(knl::relative_cells(2500, 2, c.p));
+    knl::GroupOutput g;
+    knl::tiled_fold(ptrs, lens, c.p, 2, true, g, 0);
+    ASSERT_TRUE(g.relative);
+    for (std::size_t k = 0; k < seqs.size(); ++k) {
+      const nu::CompactTable t = nu::compact_table(ptrs[k], lens[k], c.p, 0);
+      EXPECT_EQ(g.scores[k], t.m(0, lens[k])) << c.name << " n=" << lens[k];
+      EXPECT_TRUE(std::equal(t.base.begin(), t.base.end(), g.tile_base[k])) << c.name << " n=" << lens[k] << " bases";
+      EXPECT_TRUE(std::equal(t.cells.begin(), t.cells.end(), g.table16[k])) << c.name << " n=" << lens[k] << " cells";
+    }
+    knl::release_large_host_tables();
+  }
+}
+
+// Weights of 64 push the score bound past int16 from 1,024 nt: the automatic choice is relative
+// cells there (plain ones below), and the folds equal the reference with their structures.
+TEST(NussinovGpu, PastTheSixteenBitBoundRelativeCellsMatchReference) {
+  SCREEN_REQUIRE_GPU();
+  const Case c{make_params(3, 0, 64, 64, 64), "weights 64"};
+  EXPECT_FALSE(knl::relative_cells(1023, knl::cell_bytes_for(1023, c.p), c.p));
+  EXPECT_EQ(knl::cell_bytes_for(1024, c.p), 2);
+  EXPECT_TRUE(knl::relative_cells(1024, 2, c.p));
+  std::mt19937 rng(64u);
+  std::vector<std::vector<std::uint8_t>> seqs;
+  for (int n : {1024, 1100, 1500, 2049, 3000}) seqs.push_back(random_seq(rng, n));
+  compare_case(c, seqs, "auto relative");
+}
+
+TEST(NussinovGpu, CellFormatAtTheBoundaries) {
+  SCREEN_REQUIRE_GPU();
+  const nu::Params unit;
+  EXPECT_EQ(knl::cell_bytes_for(65534, unit), 2);
+  EXPECT_FALSE(knl::relative_cells(65534, 2, unit));
+  EXPECT_EQ(knl::cell_bytes_for(65535, unit), 2);
+  EXPECT_TRUE(knl::relative_cells(65535, 2, unit));
+  EXPECT_EQ(knl::cell_bytes_for(205012, unit), 2);
+  const nu::Params heavy = make_params(3, 0, 65, 1, 1);  // offsets could overflow: plain 32-bit
+  EXPECT_EQ(knl::cell_bytes_for(1100, heavy), 4);
+  EXPECT_FALSE(knl::relative_cells(1100, 4, heavy));
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "stages/nussinov/cpu.hpp"
+#include "stages/nussinov/compact.hpp"
 #include "stages/nussinov/tiled.hpp"
 #include "stages/nussinov/traceback.hpp"
 
@@ -124,14 +125,12 @@ bool fits16(int n, const Params& p) {
 
 }  // namespace
 
-std::size_t cpu_table_bytes(int n, const Params& p) {
-  const std::size_t cells = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
-  return cells * (fits16(n, p) ? 2 : 4);
-}
+bool uses_compact(int n, const Params& p) { return !fits16(n, p) && packed::relative_applicable(p.weights); }
 
 FoldResult fold_cpu(const std::uint8_t* s, int n, const Params& p, bool with_traceback, int threads) {
   if (n <= 0) return {};
   if (fits16(n, p)) return run<std::int16_t>(s, n, p, with_traceback, threads);
+  if (uses_compact(n, p)) return fold_compact(s, n, p, with_traceback, threads);
   return run<std::int32_t>(s, n, p, with_traceback, threads);
 }
 

@@ -47,10 +47,17 @@ std::size_t table_bytes(int n, int cell_bytes) {
   return knl::tile_count(knl::tiles_per_side(n)) * knl::kTile * knl::kTile * static_cast<std::size_t>(cell_bytes);
 }
 
+// tile_base: the per-tile bases of relative cells, or null for plain ones.
 template <class Cell>
-std::string trace_packed(const std::uint8_t* s, int n, const Params& p, const Cell* tab) {
+std::string trace_packed(const std::uint8_t* s, int n, const Params& p, const Cell* tab, const std::int32_t* tile_base) {
   const int nt = knl::tiles_per_side(n);
   // N(i, j) = M(i, j+1); N of an empty interval (i > j) is 0.
+  if (tile_base)
+    return traceback(s, n, p, [&](int i, int j) -> int {
+      return i > j ? 0
+                   : tile_base[knl::tile_index(i / knl::kTile, (j + 1) / knl::kTile, nt)] +
+                         static_cast<int>(tab[knl::cell_offset(i, j + 1, nt)]);
+    });
   return traceback(s, n, p, [&](int i, int j) -> int {
     return i > j ? 0 : static_cast<int>(tab[knl::cell_offset(i, j + 1, nt)]);
   });
@@ -68,10 +75,10 @@ void trace_group(const std::vector<const std::uint8_t*>& gs, const std::vector<i
     auto& r = out[static_cast<std::size_t>(idx[ku])];
     try {
       if (g.cell_bytes == 2) {
-        r.structure = trace_packed(gs[ku], gl[ku], p, g.table16[ku]);
+        r.structure = trace_packed(gs[ku], gl[ku], p, g.table16[ku], g.relative ? g.tile_base[ku] : nullptr);
         if (ku < g.tables16.size()) decltype(g.tables16)::value_type().swap(g.tables16[ku]);
       } else {
-        r.structure = trace_packed(gs[ku], gl[ku], p, g.table32[ku]);
+        r.structure = trace_packed(gs[ku], gl[ku], p, g.table32[ku], nullptr);
         if (ku < g.tables32.size()) decltype(g.tables32)::value_type().swap(g.tables32[ku]);
       }
     } catch (const std::exception& e) {
@@ -127,9 +134,9 @@ FoldResult fold_gpu_long(const std::uint8_t* s, int n, const Params& p, bool wit
   const std::size_t budget = device_budget(device);
   if (need > budget)
     throw ResourceError(fmt::format(
-        "Nussinov on the GPU: a sequence of {} nt needs {:.2f} GiB of GPU memory ({}-bit cells), but GPU {} has "
+        "Nussinov on the GPU: a sequence of {} nt needs {:.2f} GiB of GPU memory ({}-bit cells{}), but GPU {} has "
         "{:.2f} GiB free to use; fold it on the CPU or on a larger GPU",
-        n, gib(need), cb * 8, device, gib(budget)));
+        n, gib(need), cb * 8, knl::relative_cells(n, cb, p) ? " with per-tile bases" : "", device, gib(budget)));
   std::vector<FoldResult> out(1);
   run_group(false, {s}, lengths, {0}, p, cb, with_traceback, out, device);
   return out[0];
@@ -187,6 +194,7 @@ std::vector<FoldResult> fold_gpu_batch(const std::vector<const std::uint8_t*>& s
   while (pos < large.size()) {
     const int n0 = lengths[static_cast<std::size_t>(large[pos])];
     const int cb = knl::cell_bytes_for(n0, p);
+    const bool rel = knl::relative_cells(n0, cb, p);
     std::vector<int> gl{n0};
     const std::size_t need0 = knl::tiled_bytes(gl, cb, device);
     if (need0 > budget)
@@ -202,6 +210,7 @@ std::vector<FoldResult> fold_gpu_batch(const std::vector<const std::uint8_t*>& s
     while (end < large.size()) {
       const int n = lengths[static_cast<std::size_t>(large[end])];
       if (knl::cell_bytes_for(n, p) != cb) break;  // narrower cells from here: a group of their own
+      if (knl::relative_cells(n, cb, p) != rel) break;  // plain 16-bit cells from here (no bases to read)
       const std::size_t t = table_bytes(n, cb);
       const std::size_t extra = static_cast<std::size_t>(knl::tiles_per_side(n)) * knl::kTile * knl::kTile *
                                     static_cast<std::size_t>(cb) +

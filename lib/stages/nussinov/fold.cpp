@@ -45,6 +45,7 @@ std::uint64_t fold_memory_bytes(int n, const Params& p, Method method) {
   if (method == Method::automatic) method = choose_cpu_method(n, p);
   const std::uint64_t cells = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n);
   if (method == Method::reference) return 2 * cells * sizeof(std::int32_t);  // the table and its by-column copy
+  if (method == Method::four_russians) return mirror_table_bytes(n, p);
   return cpu_table_bytes(n, p);
 }
 
