@@ -618,6 +618,38 @@ int device_sms(int device) {
   return sms;
 }
 
+// Dynamic shared memory that pads a panel block so that at most Tuning::panel_blocks_per_sm of them
+// share an SM (0: no padding), leaving room for finalize blocks beside them. Applied to the
+// diagonals whose panel is small (Tuning::panel_cap_products): there the fold waits on the chain of
+// finalize launches, and a finalize block that finds its SM full of panel blocks waits for them.
+std::size_t panel_padding(int cell_bytes, int device) {
+  const int cap = g_tuning.panel_blocks_per_sm;
+  if (cap <= 0) return 0;
+  int per_sm_smem = 0, reserved = 0;
+  CUDA_CHECK(cudaDeviceGetAttribute(&per_sm_smem, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
+  CUDA_CHECK(cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, device));
+  cudaFuncAttributes fa{};
+  if (cell_bytes == 2) CUDA_CHECK(cudaFuncGetAttributes(&fa, panel16_kernel<0>));
+  else CUDA_CHECK(cudaFuncGetAttributes(&fa, panel32_kernel<0>));
+  const long long per_block = per_sm_smem / cap - reserved - static_cast<long long>(fa.sharedSizeBytes);
+  // Past the largest dynamic size a block may ask for, cap does not apply (it is then 1 or 2 anyway).
+  const long long most = static_cast<long long>(fa.maxDynamicSharedSizeBytes);
+  return per_block > 0 ? static_cast<std::size_t>(std::min(per_block, std::max<long long>(most, 0))) : 0;
+}
+
+template <int OP, bool REL>
+void allow_panel_padding(std::size_t bytes) {
+  if (bytes > 0)
+    CUDA_CHECK(cudaFuncSetAttribute(panel16_kernel<OP, REL>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    static_cast<int>(bytes)));
+}
+
+int device_of_current() {
+  int d = 0;
+  CUDA_CHECK(cudaGetDevice(&d));
+  return d;
+}
+
 int panel_capacity(int cell_bytes, int device) {
   int per_sm = 0;
   if (cell_bytes == 2)
@@ -690,8 +722,11 @@ Plan make_plan(const std::vector<int>& lengths, int cell_bytes, int device) {
 struct Streams {
   cudaStream_t fin = nullptr, pan = nullptr, copy = nullptr;  // copy: the tables back (keep_tables)
   cudaEvent_t fin_done[4] = {}, pan_done = nullptr;
-  Streams() {
-    CUDA_CHECK(cudaStreamCreateWithFlags(&fin, cudaStreamNonBlocking));
+  explicit Streams(bool finalize_first) {
+    int least = 0, greatest = 0;
+    CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    // finalize_first: finalize is the critical path; its blocks go to the SMs before pending panel blocks.
+    CUDA_CHECK(cudaStreamCreateWithPriority(&fin, cudaStreamNonBlocking, finalize_first ? greatest : least));
     CUDA_CHECK(cudaStreamCreateWithFlags(&pan, cudaStreamNonBlocking));
     CUDA_CHECK(cudaStreamCreateWithFlags(&copy, cudaStreamNonBlocking));
     for (auto& e : fin_done) {
@@ -834,10 +869,17 @@ void run_tiled(const std::vector<const std::uint8_t*>& seqs, const Plan& pl, con
   CUDA_CHECK(cudaFuncSetAttribute(finalize_kernel<Cell, REL>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                   static_cast<int>(kFinalSmem)));
   const int op = static_cast<int>(g_tuning.op);
+  // Padding of the 16-bit panel's blocks (Tuning::panel_blocks_per_sm); none for the 32-bit one.
+  const std::size_t pad = sizeof(Cell) == 2 ? panel_padding(2, device_of_current()) : 0;
+  if constexpr (sizeof(Cell) == 2) {
+    if (op == 1) allow_panel_padding<1, REL>(pad);
+    else if (op == 2) allow_panel_padding<2, REL>(pad);
+    else allow_panel_padding<0, REL>(pad);
+  }
   // Two streams: finalize(d) on `fin`, panel(d) on `pan`. With the lookahead schedule panel(d) needs
   // only diagonals <= d-2 (its K range skips the two edge tiles), so it runs beside finalize(d-1);
   // scratch alternates between two buffers by the parity of d.
-  Streams st;
+  Streams st(g_tuning.finalize_priority);
   // Tables copied back while the later diagonals compute. Tile row I of a sequence with nt tiles a
   // side is final once diagonal nt-1-I is, and rows are contiguous in the tile-packed layout, so
   // after diagonal d the rows from nt-1-d on are a final suffix of that sequence's table. Each
@@ -875,9 +917,11 @@ void run_tiled(const std::vector<const std::uint8_t*>& seqs, const Plan& pl, con
       }
       const unsigned blocks = static_cast<unsigned>(tiles) * static_cast<unsigned>(S);
       if constexpr (sizeof(Cell) == 2) {
-        if (op == 1) panel16_kernel<1, REL><<<blocks, kPanelThreads, 0, st.pan>>>(tab.get(), si, w, S, scratch);
-        else if (op == 2) panel16_kernel<2, REL><<<blocks, kPanelThreads, 0, st.pan>>>(tab.get(), si, w, S, scratch);
-        else panel16_kernel<0, REL><<<blocks, kPanelThreads, 0, st.pan>>>(tab.get(), si, w, S, scratch);
+        const bool small = static_cast<long long>(tiles) * w.numK <= g_tuning.panel_cap_products;
+        const std::size_t dyn = small ? pad : 0;
+        if (op == 1) panel16_kernel<1, REL><<<blocks, kPanelThreads, dyn, st.pan>>>(tab.get(), si, w, S, scratch);
+        else if (op == 2) panel16_kernel<2, REL><<<blocks, kPanelThreads, dyn, st.pan>>>(tab.get(), si, w, S, scratch);
+        else panel16_kernel<0, REL><<<blocks, kPanelThreads, dyn, st.pan>>>(tab.get(), si, w, S, scratch);
       } else {
         if (op == 1) panel32_kernel<1><<<blocks, kPanelThreads, 0, st.pan>>>(tab.get(), si, w, S, scratch);
         else if (op == 2) panel32_kernel<2><<<blocks, kPanelThreads, 0, st.pan>>>(tab.get(), si, w, S, scratch);

@@ -31,6 +31,9 @@ struct Tuning {
   bool force_relative = false;  // tiled engine: relative 16-bit cells even where plain ones fit (tests)
   int split_waves = 2;       // split-K: aim for this many waves of panel blocks on each diagonal
   bool lookahead = true;     // run panel(d) beside finalize(d-1) (edge K tiles done in finalize)
+  bool finalize_priority = true;   // the finalize stream at the highest stream priority
+  int panel_blocks_per_sm = 4;     // 16-bit panel on small diagonals: at most this many blocks an SM (0: no cap)
+  long long panel_cap_products = 1LL << 62;  // ... on diagonals of at most this many tile products (tiles x K tiles)
 };
 void set_tuning(const Tuning& t);
 Tuning tuning();

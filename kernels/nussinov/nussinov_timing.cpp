@@ -5,6 +5,8 @@
 //          updates/s (n^3/6 max-plus updates). Scores are checked against fold_cpu up to --cpu-check-max.
 // --ops N: compare the add-max variants (DPX viaddmax, plain add+max, vimax3) at n = N, both widths.
 // --widths N: the cell formats at n = N (plain 16-bit where it fits, relative 16-bit, 32-bit).
+// --priority N,...: finalize's stream priority off/on by split-K waves 1 and 2 at each n.
+// --occupancy N,...: the 16-bit panel capped at 3..6 blocks an SM, or not, at each n.
 // --hairpins: fold_gpu_batch over a FASTA set, score only and with tracebacks (checked against the reference).
 // --genome: fold_gpu_long on the one sequence of a FASTA file, score only and with traceback.
 // Exit status 1 if any check fails. Times are printed, never judged.
@@ -313,6 +315,64 @@ void sweep_waves(int n) {
   knl::set_tuning(knl::Tuning{});
 }
 
+// Stream priority of finalize (off / on) by split-K waves (1, 2), per size; best of `reps`.
+void compare_priority(const std::vector<int>& sizes, int reps) {
+  nu::Params p;
+  std::printf("\nfinalize stream priority x split-K waves (16-bit, best of %d)\n", reps);
+  for (int n : sizes) {
+    const auto s = random_seq(n, 80u);
+    long long ref = -1;
+    for (bool prio : {false, true})
+      for (int waves : {1, 2}) {
+        knl::Tuning t;
+        t.finalize_priority = prio;
+        t.split_waves = waves;
+        knl::set_tuning(t);
+        double best = 1e30;
+        long long score = -1;
+        for (int r = 0; r < reps; ++r) {
+          const double t0 = now();
+          score = nu::fold_gpu_long(s.data(), n, p, false).score;
+          best = std::min(best, now() - t0);
+        }
+        if (ref < 0) ref = score;
+        check(score == ref, "priority variant score differs");
+        std::printf("n %-7d priority %-3s waves %d  %.4f s  %.3e updates/s\n", n, prio ? "on" : "off", waves, best,
+                    updates(n) / best);
+      }
+  }
+  knl::set_tuning(knl::Tuning{});
+}
+
+// The panel capped at 3..6 blocks an SM (0: no cap) on every diagonal at each n, finalize priority
+// on; best of `reps`.
+void compare_occupancy(const std::vector<int>& sizes, int reps) {
+  nu::Params p;
+  std::printf("\npanel capped at N blocks/SM on every diagonal (0: no cap; 16-bit, best of %d)\n", reps);
+  for (int n : sizes) {
+    const auto s = random_seq(n, 81u);
+    long long ref = -1;
+    for (int cap : {0, 4, 0, 4, 3, 6}) {  // alternating: lent machines drift
+      const long long products = 1LL << 62;
+      knl::Tuning t;
+      t.panel_blocks_per_sm = cap;
+      t.panel_cap_products = products;
+      knl::set_tuning(t);
+      double best = 1e30;
+      long long score = -1;
+      for (int r = 0; r < reps; ++r) {
+        const double t0 = now();
+        score = nu::fold_gpu_long(s.data(), n, p, false).score;
+        best = std::min(best, now() - t0);
+      }
+      if (ref < 0) ref = score;
+      check(score == ref, "occupancy variant score differs");
+      std::printf("n %-7d blocks/SM %-3d %.4f s  %.3e updates/s\n", n, cap, best, updates(n) / best);
+    }
+  }
+  knl::set_tuning(knl::Tuning{});
+}
+
 std::vector<int> parse_list(const std::string& s) {
   std::vector<int> v;
   std::stringstream ss(s);
@@ -324,7 +384,7 @@ std::vector<int> parse_list(const std::string& s) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<int> sizes;
+  std::vector<int> sizes, priority_sizes, occupancy_sizes;
   std::string hairpins, genome;
   int ops_n = 0, widths_n = 0, waves_n = 0, transcripts = 0, cpu_check_max = 10000, reps = 2;
   for (int a = 1; a < argc; ++a) {
@@ -333,6 +393,8 @@ int main(int argc, char** argv) {
     if (k == "--sizes") sizes = parse_list(v), ++a;
     else if (k == "--ops") ops_n = std::stoi(v), ++a;
     else if (k == "--widths") widths_n = std::stoi(v), ++a;
+    else if (k == "--priority") priority_sizes = parse_list(v), ++a;
+    else if (k == "--occupancy") occupancy_sizes = parse_list(v), ++a;
     else if (k == "--waves") waves_n = std::stoi(v), ++a;
     else if (k == "--transcripts") transcripts = std::stoi(v), ++a;
     else if (k == "--hairpins") hairpins = v, ++a;
@@ -355,6 +417,8 @@ int main(int argc, char** argv) {
   try {
     if (ops_n > 0) time_ops(ops_n);
     if (widths_n > 0) time_widths(widths_n, reps);
+    if (!priority_sizes.empty()) compare_priority(priority_sizes, reps);
+    if (!occupancy_sizes.empty()) compare_occupancy(occupancy_sizes, reps);
     if (waves_n > 0) compare_lookahead(waves_n);
     if (waves_n > 0) sweep_waves(waves_n);
     if (!sizes.empty()) time_sizes(sizes, cpu_check_max, reps);

@@ -19,7 +19,7 @@
 // which row each comes from).
 // Memory estimates (bytes one unit needs), for the CPU path (memory_bytes) and the GPU path
 // (gpu_memory_bytes):
-//   nussinov  CPU 2 n^2 while the score bound fits 16 bits (up to 65,534 nt with unit weights: the
+//   nussinov  CPU 2 n^2 while the score bound fits 16 bits (up to 65,535 nt with unit weights: the
 //             mirrored table); beyond it n^2 (the compact path's tile-packed 16-bit offsets and
 //             per-tile bases) while the pair weights are at most 64 score units, else 4 n^2.
 //             GPU 2 n^2 with plain cells (the packed triangle of 32-bit cells, or of 16-bit ones

@@ -269,10 +269,11 @@ TEST(NussinovGpu, PastTheSixteenBitBoundRelativeCellsMatchReference) {
 TEST(NussinovGpu, CellFormatAtTheBoundaries) {
   SCREEN_REQUIRE_GPU();
   const nu::Params unit;
-  EXPECT_EQ(knl::cell_bytes_for(65534, unit), 2);
-  EXPECT_FALSE(knl::relative_cells(65534, 2, unit));
+  // max_possible_score(n) = (n / 2) * w: 32,767 at 65,535 nt, 32,768 from 65,536.
   EXPECT_EQ(knl::cell_bytes_for(65535, unit), 2);
-  EXPECT_TRUE(knl::relative_cells(65535, 2, unit));
+  EXPECT_FALSE(knl::relative_cells(65535, 2, unit));
+  EXPECT_EQ(knl::cell_bytes_for(65536, unit), 2);
+  EXPECT_TRUE(knl::relative_cells(65536, 2, unit));
   EXPECT_EQ(knl::cell_bytes_for(205012, unit), 2);
   const nu::Params heavy = make_params(3, 0, 65, 1, 1);  // offsets could overflow: plain 32-bit
   EXPECT_EQ(knl::cell_bytes_for(1100, heavy), 4);

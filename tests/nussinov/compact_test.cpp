@@ -116,12 +116,13 @@ TEST(NussinovCompact, FoldCpuUsesItBeyondTheSixteenBitBound) {
   EXPECT_EQ(got.structure, ref.structure);
 }
 
-// Memory the plan is told: unit weights keep the mirrored 16-bit table to 65,534 nt and the n^2
+// Memory the plan is told: unit weights keep the mirrored 16-bit table to 65,535 nt and the n^2
 // compact table beyond (205,012 nt: 42 GB, under the default 64 GiB unit limit; the 32-bit mirror
 // needed 168 GB); weights past 64 units keep the 32-bit mirror.
 TEST(NussinovCompact, MemoryEstimatesFollowThePathTaken) {
   const Params unit;
-  EXPECT_EQ(cpu_table_bytes(65534, unit), 2ull * 65534 * 65534);
+  EXPECT_EQ(cpu_table_bytes(65535, unit), 2ull * 65535 * 65535);
+  EXPECT_EQ(cpu_table_bytes(65536, unit), compact_bytes(65536));
   const std::size_t big = cpu_table_bytes(205012, unit);
   EXPECT_EQ(big, compact_bytes(205012));
   EXPECT_GT(big, 205012ull * 205012ull);
@@ -130,7 +131,7 @@ TEST(NussinovCompact, MemoryEstimatesFollowThePathTaken) {
   const Params heavy = with_weights(100, 1, 1);
   EXPECT_EQ(cpu_table_bytes(5000, heavy), 4ull * 5000 * 5000);
   // GPU: 2 n^2 with plain cells; about n^2 with relative ones.
-  EXPECT_EQ(gpu_fold_bytes(65534, unit), 2ull * 65534 * 65534);
+  EXPECT_EQ(gpu_fold_bytes(65535, unit), 2ull * 65535 * 65535);
   const std::size_t g = gpu_fold_bytes(205012, unit);
   EXPECT_GT(g, 205012ull * 205012ull);
   EXPECT_LT(g, 205012ull * 205012ull + (205012ull * 205012ull) / 20);

@@ -2,7 +2,7 @@
 // The CPU compact path: folds in the tile-packed table of relative 16-bit cells
 // (packed_layout.hpp), n^2 bytes whatever the score, where the mirrored table of the fast path
 // (tiled.hpp) needs 2 n^2 (16-bit) or 4 n^2 (32-bit). It is the CPU path of the folds that outgrow
-// 16-bit cells (over 65,534 nt with unit weights), so that every fold the GPU takes can also run on
+// 16-bit cells (over 65,535 nt with unit weights), so that every fold the GPU takes can also run on
 // the CPU, and it fills exactly the cells and bases the GPU's relative tables hold.
 #include <cstdint>
 #include <vector>
