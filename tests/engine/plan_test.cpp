@@ -11,6 +11,7 @@
 #include "engine/inputs.hpp"
 #include "manifest/load_manifest.hpp"
 #include "plan/plan.hpp"
+#include "stages/nussinov/compact.hpp"
 
 namespace screen::plan {
 namespace {
@@ -194,22 +195,32 @@ TEST(Plan, OversizedUnitsAreSkippedWithTheirReasonAndHashed) {
 }
 
 TEST(Plan, NussinovMemoryFollowsTheCellWidth) {
-  // Unit weights: 16-bit cells up to 65,535 nt (score at most n / 2), 32-bit beyond; the GPU
-  // estimate is the packed upper triangle of 32-bit cells either way.
+  // Unit weights: the mirrored table of 16-bit cells up to 65,535 nt (score at most n / 2); beyond,
+  // tiles of 16-bit offsets from per-tile bases, about n^2 bytes on the CPU and on the GPU.
   const auto job = three_stage_job({StageKind::nussinov});
   const auto units = make_units(job, {65535, 65536}, {205012});
   ASSERT_EQ(units.size(), 3u);
   EXPECT_EQ(units[0].memory_bytes, 2ull * 65535 * 65535);
   EXPECT_EQ(units[0].gpu_memory_bytes, 2ull * 65535 * 65535);
-  EXPECT_EQ(units[1].memory_bytes, 4ull * 65536 * 65536);
-  EXPECT_EQ(units[2].memory_bytes, 4ull * 205012 * 205012);  // 157 GiB: over the default 64 GiB limit
-  EXPECT_EQ(units[2].gpu_memory_bytes, 2ull * 205012 * 205012);
+  EXPECT_EQ(units[1].memory_bytes, nussinov::compact_bytes(65536));
+  EXPECT_LT(units[1].memory_bytes, 65536ull * 65536 + 65536ull * 65536 / 20);
+  EXPECT_EQ(units[2].memory_bytes, nussinov::compact_bytes(205012));  // 42 GB: within the default 64 GiB
+  EXPECT_LT(units[2].memory_bytes, 64ull << 30);
+  EXPECT_GT(units[2].gpu_memory_bytes, 205012ull * 205012);
+  EXPECT_LT(units[2].gpu_memory_bytes, 205012ull * 205012 + 205012ull * 205012 / 20);
   // Weights up to 3 (CG 3): the bound (n / 2) * 3 fits 16 bits only to 21,845 nt.
   auto weighted = job;
   weighted.nussinov.pairs = PairWeights{3, 2, 1, 1};
   const auto w = make_units(weighted, {21845, 21846}, {});
   EXPECT_EQ(w[0].memory_bytes, 2ull * 21845 * 21845);
-  EXPECT_EQ(w[1].memory_bytes, 4ull * 21846 * 21846);
+  EXPECT_EQ(w[1].memory_bytes, nussinov::compact_bytes(21846));
+  // Weights over 64 score units: 16-bit offsets could overflow, so 32-bit cells (4 n^2 on the CPU).
+  auto heavy = job;
+  heavy.nussinov.pairs = PairWeights{65, 2, 1, 1};
+  const auto h = make_units(heavy, {1000, 1100}, {});
+  EXPECT_EQ(h[0].memory_bytes, 2ull * 1000 * 1000);
+  EXPECT_EQ(h[1].memory_bytes, 4ull * 1100 * 1100);
+  EXPECT_EQ(h[1].gpu_memory_bytes, 2ull * 1100 * 1100);
 }
 
 TEST(Plan, CalibratedEstimatesAreOrdered) {
