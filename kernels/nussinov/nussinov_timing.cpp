@@ -108,6 +108,22 @@ void time_sizes(const std::vector<int>& sizes, int cpu_check_max, int reps) {
   }
 }
 
+// fold_gpu_long under tuning t, best of `reps` (score only); restores nothing (callers reset).
+struct Timed {
+  double best = 1e30;
+  long long score = -1;
+};
+Timed time_with(const knl::Tuning& t, const std::vector<std::uint8_t>& s, const nu::Params& p, int reps) {
+  knl::set_tuning(t);
+  Timed r;
+  for (int k = 0; k < reps; ++k) {
+    const double t0 = now();
+    r.score = nu::fold_gpu_long(s.data(), static_cast<int>(s.size()), p, false).score;
+    r.best = std::min(r.best, now() - t0);
+  }
+  return r;
+}
+
 void time_widths(int n, int reps) {
   nu::Params p;
   const auto s = random_seq(n, 91u);
@@ -124,14 +140,9 @@ void time_widths(int n, int reps) {
     knl::Tuning t;
     t.force_cell_bytes = f.cb;
     t.force_relative = f.rel;
-    knl::set_tuning(t);
-    double best = 1e30;
-    long long score = -1;
-    for (int r = 0; r < reps; ++r) {
-      const double t0 = now();
-      score = nu::fold_gpu_long(s.data(), n, p, false).score;
-      best = std::min(best, now() - t0);
-    }
+    const Timed r = time_with(t, s, p, reps);
+    const double best = r.best;
+    const long long score = r.score;
     if (ref < 0) ref = score;
     check(score == ref, "cell formats give different scores");
     std::printf("%-12s %-12.4f %-14.3e %lld\n", f.name, best, updates(n) / best, score);
@@ -327,16 +338,10 @@ void compare_priority(const std::vector<int>& sizes, int reps) {
         knl::Tuning t;
         t.finalize_priority = prio;
         t.split_waves = waves;
-        knl::set_tuning(t);
-        double best = 1e30;
-        long long score = -1;
-        for (int r = 0; r < reps; ++r) {
-          const double t0 = now();
-          score = nu::fold_gpu_long(s.data(), n, p, false).score;
-          best = std::min(best, now() - t0);
-        }
-        if (ref < 0) ref = score;
-        check(score == ref, "priority variant score differs");
+        const Timed r = time_with(t, s, p, reps);
+        if (ref < 0) ref = r.score;
+        check(r.score == ref, "priority variant score differs");
+        const double best = r.best;
         std::printf("n %-7d priority %-3s waves %d  %.4f s  %.3e updates/s\n", n, prio ? "on" : "off", waves, best,
                     updates(n) / best);
       }
@@ -353,20 +358,12 @@ void compare_occupancy(const std::vector<int>& sizes, int reps) {
     const auto s = random_seq(n, 81u);
     long long ref = -1;
     for (int cap : {0, 4, 0, 4, 3, 6}) {  // alternating: lent machines drift
-      const long long products = 1LL << 62;
       knl::Tuning t;
       t.panel_blocks_per_sm = cap;
-      t.panel_cap_products = products;
-      knl::set_tuning(t);
-      double best = 1e30;
-      long long score = -1;
-      for (int r = 0; r < reps; ++r) {
-        const double t0 = now();
-        score = nu::fold_gpu_long(s.data(), n, p, false).score;
-        best = std::min(best, now() - t0);
-      }
-      if (ref < 0) ref = score;
-      check(score == ref, "occupancy variant score differs");
+      const Timed r = time_with(t, s, p, reps);
+      if (ref < 0) ref = r.score;
+      check(r.score == ref, "occupancy variant score differs");
+      const double best = r.best;
       std::printf("n %-7d blocks/SM %-3d %.4f s  %.3e updates/s\n", n, cap, best, updates(n) / best);
     }
   }
