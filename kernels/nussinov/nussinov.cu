@@ -1072,7 +1072,7 @@ void set_tuning(const Tuning& t) { g_tuning = t; }
 Tuning tuning() { return g_tuning; }
 
 int cell_bytes_for(int max_n, const Params& p) {
-  const bool plain16 = screen::nussinov::max_possible_score(max_n, p.weights) <= 32767;
+  const bool plain16 = packed::fits_plain16(max_n, p.weights);
   const bool rel = packed::relative_applicable(p.weights);
   if (g_tuning.force_cell_bytes == 2 || g_tuning.force_cell_bytes == 4) {
     if (g_tuning.force_cell_bytes == 2 && !plain16 && !rel)
@@ -1084,7 +1084,7 @@ int cell_bytes_for(int max_n, const Params& p) {
 
 bool relative_cells(int max_n, int cell_bytes, const Params& p) {
   if (cell_bytes != 2 || !packed::relative_applicable(p.weights)) return false;
-  return g_tuning.force_relative || screen::nussinov::max_possible_score(max_n, p.weights) > 32767;
+  return g_tuning.force_relative || packed::uses_relative(max_n, p.weights);
 }
 
 std::size_t tiled_bytes(const std::vector<int>& lengths, int cell_bytes, int device) {

@@ -93,6 +93,21 @@ TEST(NussinovCompact, TileRangesAndReferencesStayInsideTheProvenBounds) {
   }
 }
 
+// The one cell choice every path and estimate uses: max_possible_score(n) = (n / 2) * w is 32,767 at
+// 65,535 nt with unit weights and 32,768 from 65,536; relative cells need weights of at most 64.
+TEST(NussinovCompact, CellChoiceAtTheBoundaries) {
+  const PairWeights unit;
+  EXPECT_TRUE(pk::fits_plain16(65535, unit));
+  EXPECT_FALSE(pk::uses_relative(65535, unit));
+  EXPECT_FALSE(pk::fits_plain16(65536, unit));
+  EXPECT_TRUE(pk::uses_relative(65536, unit));
+  EXPECT_TRUE(pk::uses_relative(205012, unit));
+  const PairWeights w64 = make_pair_weights(64, 1, 1, "w"), w65 = make_pair_weights(65, 1, 1, "w");
+  EXPECT_TRUE(pk::uses_relative(1024, w64));
+  EXPECT_FALSE(pk::uses_relative(1100, w65));  // 32-bit cells instead
+  EXPECT_FALSE(pk::fits_plain16(1100, w65));
+}
+
 TEST(NussinovCompact, RefusesWeightsItsOffsetsCannotHold) {
   const auto s = codes("GGGGAAAACCCC");
   EXPECT_THROW(compact_table(s.data(), 12, with_weights(65, 1, 1), 1), UsageError);

@@ -19,10 +19,7 @@ struct CompactTable {
   UninitVector<std::int16_t> cells;  // offsets from their tile's base, tile-packed
   std::vector<std::int32_t> base;    // per tile (tile_index order): the tile's minimum
   // M(i, j) of packed_layout.hpp, i <= j <= n (same tile or i in an earlier tile row).
-  int m(int i, int j) const {
-    return base[packed::tile_index(i / packed::kTile, j / packed::kTile, nt)] +
-           cells[packed::cell_offset(i, j, nt)];
-  }
+  int m(int i, int j) const { return packed::relative_value(cells.data(), base.data(), i, j, nt); }
   // N(i, j) as traceback.hpp wants it: 0 for the empty interval.
   int get(int i, int j) const { return i > j ? 0 : m(i, j + 1); }
 };

@@ -3,7 +3,6 @@
 // load time (GCC function multi-versioning); g++ -O3 vectorises both.
 #include <algorithm>
 #include <cstdint>
-#include <limits>
 
 #include "stages/nussinov/cpu.hpp"
 #include "stages/nussinov/compact.hpp"
@@ -119,13 +118,11 @@ FoldResult run(const std::uint8_t* s, int n, const Params& p, bool with_tracebac
   return r;
 }
 
-bool fits16(int n, const Params& p) {
-  return max_possible_score(n, p.weights) <= std::numeric_limits<std::int16_t>::max();
-}
+bool fits16(int n, const Params& p) { return packed::fits_plain16(n, p.weights); }
 
 }  // namespace
 
-bool uses_compact(int n, const Params& p) { return !fits16(n, p) && packed::relative_applicable(p.weights); }
+bool uses_compact(int n, const Params& p) { return packed::uses_relative(n, p.weights); }
 
 FoldResult fold_cpu(const std::uint8_t* s, int n, const Params& p, bool with_traceback, int threads) {
   if (n <= 0) return {};

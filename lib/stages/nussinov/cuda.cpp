@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <type_traits>
 
 #include "common/error.hpp"
 #include "common/work_profile.hpp"
@@ -18,6 +19,7 @@
 
 namespace screen::nussinov {
 namespace knl = screen::kernels::nussinov;
+namespace packed = screen::nussinov::packed;
 
 namespace {
 
@@ -47,17 +49,17 @@ std::size_t table_bytes(int n, int cell_bytes) {
   return knl::tile_count(knl::tiles_per_side(n)) * knl::kTile * knl::kTile * static_cast<std::size_t>(cell_bytes);
 }
 
-// tile_base: the per-tile bases of relative cells, or null for plain ones.
+// tile_base: the per-tile bases of relative (16-bit) cells, or null for plain ones.
 template <class Cell>
 std::string trace_packed(const std::uint8_t* s, int n, const Params& p, const Cell* tab, const std::int32_t* tile_base) {
   const int nt = knl::tiles_per_side(n);
   // N(i, j) = M(i, j+1); N of an empty interval (i > j) is 0.
-  if (tile_base)
-    return traceback(s, n, p, [&](int i, int j) -> int {
-      return i > j ? 0
-                   : tile_base[knl::tile_index(i / knl::kTile, (j + 1) / knl::kTile, nt)] +
-                         static_cast<int>(tab[knl::cell_offset(i, j + 1, nt)]);
-    });
+  if constexpr (std::is_same_v<Cell, std::int16_t>) {
+    if (tile_base)
+      return traceback(s, n, p, [&](int i, int j) -> int {
+        return i > j ? 0 : packed::relative_value(tab, tile_base, i, j + 1, nt);
+      });
+  }
   return traceback(s, n, p, [&](int i, int j) -> int {
     return i > j ? 0 : static_cast<int>(tab[knl::cell_offset(i, j + 1, nt)]);
   });

@@ -2,7 +2,6 @@
 // choice of table rest on.
 #include <algorithm>
 #include <cstdint>
-#include <limits>
 
 #include "stages/nussinov/compact.hpp"
 #include "stages/nussinov/cpu.hpp"
@@ -10,19 +9,13 @@
 
 namespace screen::nussinov {
 
-namespace {
-bool fits16(int n, const Params& p) {
-  return max_possible_score(n, p.weights) <= std::numeric_limits<std::int16_t>::max();
-}
-}  // namespace
-
 std::size_t mirror_table_bytes(int n, const Params& p) {
   const std::size_t cells = static_cast<std::size_t>(n) * static_cast<std::size_t>(n);
-  return cells * (fits16(n, p) ? 2 : 4);
+  return cells * (packed::fits_plain16(n, p.weights) ? 2 : 4);
 }
 
 std::size_t cpu_table_bytes(int n, const Params& p) {
-  if (!fits16(n, p) && packed::relative_applicable(p.weights)) return compact_bytes(n);  // fold_cpu's choice
+  if (packed::uses_relative(n, p.weights)) return compact_bytes(n);  // fold_cpu's choice
   return mirror_table_bytes(n, p);
 }
 
@@ -31,7 +24,7 @@ std::size_t gpu_fold_bytes(int n, const Params& p) {
   const auto nn = static_cast<std::size_t>(n);
   // Plain cells: 2 n^2, the packed triangle of 32-bit cells exactly, and for 16-bit cells room for
   // the split-K scratch too.
-  if (fits16(n, p) || !packed::relative_applicable(p.weights)) return 2 * nn * nn;
+  if (!packed::uses_relative(n, p.weights)) return 2 * nn * nn;
   // Relative cells: the 16-bit triangle, the tile bases, two split-K scratch buffers of the first
   // panel diagonal's tiles, the codes. A group's fixed extras (scratch for two waves of panel
   // blocks, a few hundred MiB at most) lie inside the gap between the engine's budget

@@ -17,8 +17,11 @@
 // 16-bit arithmetic exact are below; relative_applicable says when they hold.
 #include <cstddef>
 
+#include <cstdint>
+
 #include "common/host_device.hpp"
 #include "common/pair_weights.hpp"
+#include "stages/nussinov/nussinov_defs.hpp"
 
 namespace screen::nussinov::packed {
 
@@ -61,5 +64,15 @@ SCREEN_HD int max_weight(const PairWeights& w) {
   return m > w.gu ? m : w.gu;
 }
 SCREEN_HD bool relative_applicable(const PairWeights& w) { return max_weight(w) <= kMaxRelativeWeight; }
+
+// The one choice of cells every path and estimate makes for a fold of n bases: plain 16-bit while
+// the score bound fits int16; relative 16-bit beyond it while the weights allow; else 32-bit.
+SCREEN_HD bool fits_plain16(long long n, const PairWeights& w) { return max_possible_score(n, w) <= 32767; }
+SCREEN_HD bool uses_relative(long long n, const PairWeights& w) { return !fits_plain16(n, w) && relative_applicable(w); }
+
+// M(i, j) of a relative table (cells and per-tile bases of one sequence).
+SCREEN_HD int relative_value(const std::int16_t* cells, const std::int32_t* base, int i, int j, int nt) {
+  return base[tile_index(i / kTile, j / kTile, nt)] + cells[cell_offset(i, j, nt)];
+}
 
 }  // namespace screen::nussinov::packed
