@@ -196,8 +196,26 @@ __device__ inline SlabTile slab_tile(const BatchView& b, const std::int64_t* pre
 
 template <class Cell>
 __device__ Cell* slab_ptr(Cell* f, const PairDesc& pd, int i1, int d1) {
-  return f + pd.f + query_interval_index(pd.n, i1, d1) * static_cast<std::int64_t>(pd.l2) * pd.stride;
+  return f + pd.f + query_interval_index(pd.n, i1, d1) * static_cast<std::int64_t>(pd.m) * pd.frow;
 }
+// Row i2 of a slab (bpmax_launch.hpp): its column c holds the interval (i2, row_first(i2) + c).
+template <class Cell>
+__device__ __forceinline__ Cell* slab_row(Cell* slab, const PairDesc& pd, int i2) {
+  return slab + static_cast<std::int64_t>(i2) * pd.frow;
+}
+__device__ __forceinline__ int row_first(int i2) { return i2 & ~7; }
+
+// One 8-cell chunk (16 or 32 bytes, aligned) copied from global to shared memory without passing
+// through registers (cp.async, cached in L2 only); visible to the block after wait_async_copies() and a
+// barrier.
+template <class Cell>
+__device__ __forceinline__ void copy_chunk_async(Cell* to, const Cell* from) {
+  const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(to));
+#pragma unroll
+  for (int k = 0; k < static_cast<int>(sizeof(Cell) / 2); ++k)
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst + 16 * k), "l"(reinterpret_cast<const uint4*>(from) + k));
+}
+__device__ __forceinline__ void wait_async_copies() { asm volatile("cp.async.wait_all;\n" ::: "memory"); }
 
 // Eight consecutive cells of a slab row, read with 16-byte loads (rows are 16-byte aligned).
 template <class Cell>

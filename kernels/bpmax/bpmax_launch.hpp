@@ -3,10 +3,16 @@
 // (g++) can call them. The recurrence is bpmax.md's, with bpmax_defs.hpp's conventions (reversed
 // target z, windows L1, L2); the values equal the reference's cell for cell.
 //
-// Layout (device memory, per pair of a batch; the CPU fast path's diagonal-major rows):
-//   F: for each query interval (i1, d1), d1 < L1, in query_interval_index order, one slab of L2 rows
-//      x `stride` columns: row d2, column i2 holds F(i1, i1 + d1, i2, i2 + d2). Only cells with
-//      i2 + d2 < M are written or read.
+// Layout (device memory, per pair of a batch):
+//   F: for each query interval (i1, d1), d1 < L1, in query_interval_index order, one slab of M rows of
+//      `frow` = f_row_cells(L2) cells, one row per target interval start: row i2, column
+//      j2 - (i2 & ~7) holds F(i1, i1 + d1, i2, j2), for j2 from the row's first end i2 & ~7 to
+//      (i2 & ~7) + frow - 1, which reaches past the band's last end i2 + L2 - 1. Every cell of a row
+//      outside the band (j2 < i2 or j2 >= i2 + L2) or the target (j2 >= M) holds minus infinity. So the
+//      16-byte chunks of every row start at end columns that are multiples of 8: a kernel copies a row's
+//      chunks unchanged (cp.async) into a shared-memory table with one row per interval start and
+//      absolute end columns, which is what the double reduction's B operand and the patch-up's window
+//      are, and the minus infinity outside the band comes with them.
 //   S1 (query, window L1) and S2 (z, window L2): L rows x stride1 / stride columns, row d column i
 //      holds S(i, i + d).
 // All cells of a batch have one type: int16 when every score of every pair fits (max_possible_score
@@ -32,10 +38,14 @@ constexpr std::int32_t kNeg32 = -(1 << 29);
 std::size_t shared_bytes_needed(int l2, int cell_bytes);
 std::size_t max_shared_bytes(int device);
 
+// Cells of one F slab row for target window l2 (a multiple of 8, at least l2 + 7).
+constexpr int f_row_cells(int l2) { return (l2 + 7 + 7) / 8 * 8; }
+
 struct PairDesc {
   std::int32_t n = 0, m = 0;     // query and target lengths (both >= 1)
   std::int32_t l1 = 0, l2 = 0;   // effective windows
-  std::int32_t stride = 0;       // columns of F slabs and S2 rows (>= m)
+  std::int32_t frow = 0;         // cells of an F slab row: f_row_cells(l2)
+  std::int32_t stride = 0;       // columns of S2 rows (>= m)
   std::int32_t stride1 = 0;      // columns of S1 rows (>= n)
   std::int64_t f = 0;            // first cell of the pair's F slabs in the batch's F buffer
   std::int64_t s1 = 0, s2 = 0;   // first cell of S1 and S2 in the batch's S buffer

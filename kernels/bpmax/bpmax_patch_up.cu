@@ -108,41 +108,46 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) patch_up_kernel(BatchVie
   __shared__ __align__(8) std::uint8_t zs[kMaxWindowCodes];
   for (int e = tid; e < seq::kAlphabetSize * seq::kAlphabetSize; e += kThreads) table[e] = b.table.w[e];
 
-  // Both tables minus infinity, then the window's band cells (inside the target and the window), read
-  // as 8-cell row pieces with 16-byte loads.
+  // Both tables minus infinity, then the window's cells: F as whole chunks of the slab's rows, copied
+  // unchanged (cp.async; bpmax_launch.hpp: chunk q of row i0 + c holds the ends row_first(c) + 8 q + k,
+  // minus infinity outside the band and the target, so the copy lands at g.at(c, row_first(c) + 8 q)),
+  // S2 as 8-cell pieces of its diagonal rows (16-byte loads, stored cell by cell).
   {
     const Eight negs = C::fill8(C::kNeg);
     for (int e = tid; e < 2 * g.cells / 8; e += kThreads) C::store8(f + 8 * e, negs);
   }
   __syncthreads();
   {
+    const int nq = pd.frow / 8, rows = imin(g.w, m - i0);
+    for (int e = tid; e < rows * nq; e += kThreads) {
+      const int c = e / nq, q = e % nq;
+      copy_chunk_async(f + g.at(c, row_first(c) + 8 * q), slab_row(slab, pd, i0 + c) + 8 * q);
+    }
+  }
+  {
     constexpr int kInFlight = 4;  // 16-byte loads in flight per thread
-    const int pieces = (g.w + 7) / 8, items = 2 * l2 * pieces;
+    const int pieces = (g.w + 7) / 8, items = l2 * pieces;
     for (int e0 = tid; e0 < items; e0 += kThreads * kInFlight) {
       Row8<Cell> piece[kInFlight];
 #pragma unroll
       for (int u = 0; u < kInFlight; ++u) {
-        const int e = e0 + u * kThreads;
-        const bool is_s = e >= l2 * pieces;
-        const int r = is_s ? e - l2 * pieces : e, d = r / pieces, c0 = (r % pieces) * 8;
+        const int e = e0 + u * kThreads, d = e / pieces, c0 = (e % pieces) * 8;
         if (e < items && i0 + c0 + d < m && i0 + c0 < stride)
-          piece[u] = load_row8((is_s ? gs2 : slab) + static_cast<std::int64_t>(d) * stride + i0 + c0);
+          piece[u] = load_row8(gs2 + static_cast<std::int64_t>(d) * stride + i0 + c0);
       }
 #pragma unroll
       for (int u = 0; u < kInFlight; ++u) {
-        const int e = e0 + u * kThreads;
-        const bool is_s = e >= l2 * pieces;
-        const int r = is_s ? e - l2 * pieces : e, d = r / pieces, c0 = (r % pieces) * 8;
+        const int e = e0 + u * kThreads, d = e / pieces, c0 = (e % pieces) * 8;
         if (e >= items || i0 + c0 + d >= m || i0 + c0 >= stride) continue;
-        Cell* const t = is_s ? s : f;
 #pragma unroll
         for (int k = 0; k < 8; ++k) {
           const int c = c0 + k;
-          if (i0 + c + d < m && c + d < g.w) t[g.at(c, c + d)] = piece[u].v[k];
+          if (i0 + c + d < m && c + d < g.w) s[g.at(c, c + d)] = piece[u].v[k];
         }
       }
     }
   }
+  wait_async_copies();
 
   // The target's codes over the window (0 beyond the target), for term 7.
   for (int c = tid; c < 8 * g.ni; c += kThreads) zs[c] = i0 + c < m ? z[i0 + c] : 0;
@@ -256,22 +261,19 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) patch_up_kernel(BatchVie
       tile_product<Cell>(acc, left, f + g.at(kb5, jb), g.rl);
     }
   }
-  // The last stage's barrier has passed: write this block's own columns (rows d >= 1 change), 8 cells
-  // of a row per 16-byte store.
-  for (int e = tid; e < (l2 - 1) * (kPatchT / 8); e += kThreads) {
-    const int d = 1 + e / (kPatchT / 8), c0 = (e % (kPatchT / 8)) * 8;
-    if (i0 + c0 >= stride) continue;
-    Row8<Cell> piece;
-#pragma unroll
-    for (int k = 0; k < 8; ++k) piece.v[k] = f[g.at(c0 + k, c0 + k + d)];
-    Cell* const out = slab + static_cast<std::int64_t>(d) * stride + i0 + c0;
-    if (i0 + c0 + 7 + d < m) {
-      store_row8(out, piece);
-    } else {
+  // The last stage's barrier has passed: write this block's own rows, whole chunks (16-byte loads and
+  // stores) with minus infinity outside the band and the target.
+  const int nq = pd.frow / 8;
+  for (int e = tid; e < kPatchT * nq; e += kThreads) {
+    const int c = e / nq, q = e % nq, j0 = row_first(c) + 8 * q;
+    if (i0 + c >= m) continue;
+    Row8<Cell> piece = load_row8_shared(f + g.at(c, j0));
+    if (j0 < c || j0 + 7 >= c + l2 || i0 + j0 + 7 >= m) {
 #pragma unroll
       for (int k = 0; k < 8; ++k)
-        if (i0 + c0 + k + d < m) out[k] = piece.v[k];
+        if (j0 + k < c || j0 + k >= c + l2 || i0 + j0 + k >= m) piece.v[k] = static_cast<Cell>(C::kNeg);
     }
+    store_row8(slab_row(slab, pd, i0 + c) + 8 * q, piece);
   }
 }
 

@@ -51,6 +51,10 @@ __host__ __device__ constexpr int b_row(int l2) { return (l2 + 15 + 7) / 8 * 8; 
 __device__ __forceinline__ int b_at(int k, int j, int rl) { return k * rl + j + 8; }
 __host__ __device__ constexpr int a_cells(int l2) { return (staged(l2) + 1) * kT; }
 __host__ __device__ constexpr int b_cells(int l2, int rl) { return (staged(l2) + 1) * (rl + 1) + l2 + 24; }
+// A's landing buffer: the kT slab rows of a k1, chunk q of row c at (q kT + c) 8, as cp.async copies them;
+// placed after B, at a multiple of 8 cells.
+__host__ __device__ constexpr int raw_at(int l2, int rl) { return (a_cells(l2) + b_cells(l2, rl) + 7) / 8 * 8; }
+__host__ __device__ constexpr int raw_cells(int l2) { return kT * f_row_cells(l2); }
 // The balanced kernel's B rows have one length for every window it takes (so the strides are constants).
 __host__ __device__ constexpr int b_row_of(int l2, bool balanced) { return balanced ? b_row(kMaxBalancedL2) : b_row(l2); }
 
@@ -137,7 +141,7 @@ __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b
   const PairDesc& pd = st.pd;
   const int i1 = st.i1, i0 = st.i0;
   const int j1 = i1 + d1;
-  const int l2 = pd.l2, m = pd.m, stride = pd.stride;
+  const int l2 = pd.l2, m = pd.m;
   const int nd = band_blocks(l2), rows = staged(l2), rl = b_row_of(l2, kBalanced);
   Cell* const as = reinterpret_cast<Cell*>(smem);  // a_at(k2 - i0, i2 - i0): A(i2, k2)
   Cell* const bs = as + a_cells(l2);                // b_at(k - i0, j2 - i0, rl): B(k, j2)
@@ -159,28 +163,29 @@ __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b
   else
     paired_segments(nd, ar, seg);
 
-  // The tile's cells: the base case (d1 = 0), or 0 and term 6, staged in cs (8-cell row pieces, 16-byte
-  // loads and stores, kStageUnroll in flight), then into registers.
+  // The tile's cells: the base case (d1 = 0), or 0 and term 6, staged in cs. Slab rows are read in 8-cell
+  // chunks (16-byte loads, kStageUnroll in flight): chunk q of row c (i2 = i0 + c) holds the ends
+  // row_first(i2) + 8 q + k, that is d2 = 8 q - (i2 & 7) + k.
+  const int nq = pd.frow / 8;  // chunks of a slab row
   {
     const Cell* inner = (d1 > kMinLoop) ? slab_ptr(f, pd, i1 + 1, d1 - 2) : nullptr;
     const int wx = (d1 > kMinLoop) ? b.table.at(x[i1], x[j1]) : 0;
-    const int pieces = l2 * (kT / 8);
-    for (int e0 = tid; e0 < pieces; e0 += kThreads1 * kStageUnroll) {
+    const int chunks = kT * nq;
+    for (int e0 = tid; e0 < chunks; e0 += kThreads1 * kStageUnroll) {
       Row8<Cell> piece[kStageUnroll];
 #pragma unroll
       for (int u = 0; u < kStageUnroll; ++u) {
-        const int e = e0 + u * kThreads1, d2 = e >> 3, g = i0 + (e & 7) * 8;
-        if (inner && e < pieces && g + d2 < m && g < stride)
-          piece[u] = load_row8(inner + static_cast<std::int64_t>(d2) * stride + g);
+        const int e = e0 + u * kThreads1, c = e % kT, q = e / kT;
+        if (inner && e < chunks && i0 + c < m) piece[u] = load_row8(slab_row(inner, pd, i0 + c) + 8 * q);
       }
 #pragma unroll
       for (int u = 0; u < kStageUnroll; ++u) {
-        const int e = e0 + u * kThreads1, d2 = e >> 3, c0 = (e & 7) * 8;
-        if (e >= pieces) break;
-        Row8<Cell> out;
+        const int e = e0 + u * kThreads1, c = e % kT, q = e / kT, i2 = i0 + c;
+        if (e >= chunks) break;
 #pragma unroll
         for (int k = 0; k < 8; ++k) {
-          const int i2 = i0 + c0 + k;
+          const int d2 = 8 * q - (i2 & 7) + k;
+          if (d2 < 0 || d2 >= l2) continue;
           int v = 0;
           if (i2 + d2 < m) {
             if (d1 == 0)
@@ -188,9 +193,8 @@ __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b
             else if (inner)
               v = imax(0, wx + piece[u].v[k]);
           }
-          out.v[k] = static_cast<Cell>(v);
+          cs[d2 * kT + c] = static_cast<Cell>(v);
         }
-        store_row8(cs + d2 * kT + c0, out);
       }
     }
   }
@@ -208,75 +212,71 @@ __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b
 #pragma unroll
       for (int c = 0; c < kMt; ++c) C::set(acc[j][r], c, seg[j].base ? cell_of(seg[j].br, r, c) : C::kNeg);
   __syncthreads();
-  // Minus infinity on the diagonals next to the band, once (d = -1 is rewritten for every k1).
-  for (int e = tid; e < 16 * (rows + 1); e += kThreads1) {
+  // Minus infinity on A's diagonals next to the band and in all of B, once (A's band and d = -1, and B's
+  // copied chunks and d = -1, are rewritten for every k1; B's rows past the target are never copied).
+  for (int e = tid; e < 16 * kT; e += kThreads1) {
     const int k = e / 16, t = e % 16, d = t < 8 ? t - 8 : l2 + t - 8;
-    if (k < kT && k + d >= -1 && k + d < rows) as[a_at(k + d, k)] = neg;
-    bs[b_at(k, k + d, rl)] = neg;
+    if (k + d >= -1 && k + d < rows) as[a_at(k + d, k)] = neg;
+  }
+  {
+    const Eight negs = C::fill8(C::kNeg);
+    for (int e = tid; e < b_cells(l2, rl) / 8; e += kThreads1) C::store8(bs + 8 * e, negs);
   }
 
-  const int a_items = l2 * (kT / 8);  // 8-cell row pieces of A to stage
   const int last_j = kT - 1 + kMt * nd;  // the largest j2 - i0 of any micro-tile (alpha 7, delta nd)
+  Cell* const raw = as + raw_at(l2, rl);
+  // Every global read of the k1 loop is a cp.async copy of whole 8-cell chunks of slab rows
+  // (bpmax_launch.hpp), issued with a fixed mapping: thread t takes chunk columns q = t % 16 (+ 16 ...)
+  // of rows t / 16 + 8 j, so that 16 consecutive threads read 256 contiguous bytes of one row and a
+  // thread's rows advance by a constant.
+  const int lane16 = tid & 15, row8 = tid >> 4;
+  // A's slab rows (interval starts i0 .. i0 + kT - 1) of query interval (i1, k1) into the landing buffer.
+  auto copy_a = [&](int k1) {
+    const Cell* const a = slab_ptr(f, pd, i1, k1 - i1);
+    for (int q = lane16; q < nq; q += 16)
+      for (int c = row8; c < kT && i0 + c < m; c += 8) copy_chunk_async(raw + 8 * (q * kT + c), slab_row(a, pd, i0 + c) + 8 * q);
+  };
+  copy_a(i1);
   for (int k1 = i1; k1 < j1; ++k1) {
     __syncthreads();
-    const Cell* a = slab_ptr(f, pd, i1, k1 - i1);
-    const Cell* bb = slab_ptr(f, pd, k1 + 1, j1 - k1 - 1);
-    // The band: 8-cell pieces of the slabs' rows, 16-byte loads, kStageUnroll in flight. A's pieces go
-    // to consecutive threads along the row (coalesced; 8 pieces per row); B's along d (a thread keeps
-    // its rows d and walks the pieces), because the banded B rows of the pieces of one slab row all
-    // start in the same shared-memory bank (a 32-way conflict otherwise).
-    for (int e0 = tid; e0 < a_items; e0 += kThreads1 * kStageUnroll) {
-      Row8<Cell> piece[kStageUnroll];
-#pragma unroll
-      for (int u = 0; u < kStageUnroll; ++u) {
-        const int e = e0 + u * kThreads1, d = e >> 3, g = i0 + (e & 7) * 8;
-        if (e < a_items && g + d < m && g < stride) piece[u] = load_row8(a + static_cast<std::int64_t>(d) * stride + g);
-      }
-#pragma unroll
-      for (int u = 0; u < kStageUnroll; ++u) {
-        const int e = e0 + u * kThreads1, d = e >> 3, c0 = (e & 7) * 8;
-        if (e >= a_items) break;
-        // Cell k of the piece is A(i2, i2 + d), i2 = i0 + c0 + k: staged row c0 + k + d, column c0 + k
-        // (rows >= kT + L2 - 1, so every staged row exists); minus infinity beyond the target.
-        Cell* const to = as + a_at(c0 + d, c0);
-        if (i0 + c0 + 7 + d < m) {
-#pragma unroll
-          for (int k = 0; k < 8; ++k) to[k * (kT + 1)] = piece[u].v[k];
-        } else {
-#pragma unroll
-          for (int k = 0; k < 8; ++k) to[k * (kT + 1)] = (i0 + c0 + k + d < m) ? piece[u].v[k] : neg;
-        }
+    // B(k, j2) = F(k1 + 1, j1, k, j2) for rows k = i0 + kk, kk in [0, rows]: chunk q of slab row k goes to
+    // b_at(kk, row_first(kk) + 8 q), aligned (i0 is a multiple of 8); rows kk = row8 + 8 j have
+    // row_first(kk) = 8 j. Chunks past last_j are never read; rows past the target stay minus infinity.
+    {
+      const Cell* const bb = slab_ptr(f, pd, k1 + 1, j1 - k1 - 1);
+      const int row_end = imin(rows + 1, m - i0);
+      for (int q = lane16; q < nq; q += 16) {
+        const int jn = imin((row_end - row8 + 7) / 8, (last_j - 8 * q) / 8 + 1);
+        Cell* to = bs + b_at(row8, 8 * q, rl);
+        const Cell* from = slab_row(bb, pd, i0 + row8) + 8 * q;
+        for (int j = 0; j < jn; ++j, to += 8 * (rl + 1), from += 8 * static_cast<std::int64_t>(pd.frow))
+          copy_chunk_async(to, from);
       }
     }
-    for (int d = tid; d < l2; d += kThreads1) {
-      const Cell* const brow = bb + static_cast<std::int64_t>(d) * stride + i0;
-      // The k2 loops read B(k, j2) for j2 <= last_j (the last micro-tile's last column): pieces from
-      // row k = c0 on hold j2 >= c0 + d, so the pieces with c0 > last_j - d are never read.
-      const int pieces = imin(rows / 8, (last_j - d) / 8 + 1);
-      for (int p0 = 0; p0 < pieces; p0 += kStageUnroll) {
-        Row8<Cell> piece[kStageUnroll];
+    wait_async_copies();
+    __syncthreads();
+    // A(i2, k2), staged at a_at(k2 - i0, i2 - i0), from the landing buffer: chunk q of row c holds
+    // d = k2 - i2 = 8 q - (i2 & 7) + k, stored down the staged column c (consecutive threads take
+    // consecutive c: distinct banks). Only the band's cells are stored (minus infinity past the target);
+    // the d = -1 entries A(i2, i2 - 1) = S1(i1, k1) (term 3) and B(k, k - 1) = S1(k1 + 1, j1) (term 2)
+    // overwrite what the copies left there.
+    for (int e = tid; e < kT * nq; e += kThreads1) {
+      const int c = e % kT, q = e / kT, d0 = 8 * q - ((i0 + c) & 7);
+      const Row8<Cell> piece = load_row8_shared(raw + 8 * e);
+      Cell* const to = as + a_at(c + d0, c);
+      if (i0 + c >= m) {
 #pragma unroll
-        for (int u = 0; u < kStageUnroll; ++u) {
-          const int c0 = (p0 + u) * 8;
-          if (p0 + u < pieces && i0 + c0 + d < m && i0 + c0 < stride) piece[u] = load_row8(brow + c0);
-        }
+        for (int k = 0; k < 8; ++k)
+          if (d0 + k >= 0 && d0 + k < l2) to[k * kT] = neg;
+      } else if (d0 >= 0 && d0 + 7 < l2) {
 #pragma unroll
-        for (int u = 0; u < kStageUnroll; ++u) {
-          const int c0 = (p0 + u) * 8;
-          if (p0 + u >= pieces) break;
-          // Cell k is B(k', k' + d), k' = c0 + k: b_at(k', k' + d) = b_at(c0, c0 + d) + k (rl + 1).
-          Cell* const to = bs + b_at(c0, c0 + d, rl);
-          if (i0 + c0 + 7 + d < m) {
+        for (int k = 0; k < 8; ++k) to[k * kT] = piece.v[k];
+      } else {
 #pragma unroll
-            for (int k = 0; k < 8; ++k) to[k * (rl + 1)] = piece[u].v[k];
-          } else {
-#pragma unroll
-            for (int k = 0; k < 8; ++k) to[k * (rl + 1)] = (i0 + c0 + k + d < m) ? piece[u].v[k] : neg;
-          }
-        }
+        for (int k = 0; k < 8; ++k)
+          if (d0 + k >= 0 && d0 + k < l2) to[k * kT] = piece.v[k];
       }
     }
-    // The d = -1 diagonals: S1(i1, k1) in A, S1(k1 + 1, j1) in B (terms 3 and 2).
     {
       const Cell sbv = s[pd.s1 + static_cast<std::int64_t>(k1 - i1) * pd.stride1 + i1];       // S1(i1, k1)
       const Cell sa = s[pd.s1 + static_cast<std::int64_t>(j1 - k1 - 1) * pd.stride1 + k1 + 1];  // S1(k1+1, j1)
@@ -286,17 +286,27 @@ __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b
       }
     }
     __syncthreads();
+    // The next k1's A lands while this one's products run.
+    if (k1 + 1 < j1) copy_a(k1 + 1);
 #pragma unroll
     for (int j = 0; j < kSegments; ++j) {
       const Cell* const pa = as + a_at(seg[j].k2, ar);
       const Cell* const pb = bs + b_at(seg[j].k2 + 1, seg[j].br, rl);
+      if (seg[j].len == 0) continue;
+      // The next step's A and B are loaded before this step's updates, so that their shared-memory
+      // latency hides behind 32 fused add-max instructions.
+      Eight av = C::load8(pa), bv = C::load8(pb);
 #pragma unroll 2
-      for (int t = 0; t < seg[j].len; ++t) {
-        const Eight av = C::load8(pa + t * kT);
-        const Eight bv = C::load8(pb + t * rl);
+      for (int t = 1; t < seg[j].len; ++t) {
+        const Eight an = C::load8(pa + t * kT);
+        const Eight bn = C::load8(pb + t * rl);
 #pragma unroll
         for (int r = 0; r < kMt; ++r) add_row<Cell>(acc[j][r], C::splat(av, r), bv);
+        av = an;
+        bv = bn;
       }
+#pragma unroll
+      for (int r = 0; r < kMt; ++r) add_row<Cell>(acc[j][r], C::splat(av, r), bv);
     }
   }
   // Cells back through cs, then coalesced to the slab.
@@ -359,19 +369,20 @@ __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b
     if (seg[1].len > 0) store_tile(acc[1], seg[1].br, false);
     __syncthreads();
   }
-  Cell* out = slab_ptr(f, pd, i1, d1);
-  for (int e = tid; e < l2 * (kT / 8); e += kThreads1) {
-    const int d2 = e >> 3, c0 = (e & 7) * 8, g = i0 + c0;
-    if (g + d2 >= m || g >= stride) continue;
-    const Row8<Cell> piece = load_row8_shared(cs + d2 * kT + c0);
-    Cell* const to = out + static_cast<std::int64_t>(d2) * stride + g;
-    if (g + 7 + d2 < m) {
-      store_row8(to, piece);
-    } else {
+  // The tile's rows to the slab, whole chunks with minus infinity outside the band and the target
+  // (consecutive threads take consecutive rows: distinct banks for the column reads of cs).
+  Cell* const out = slab_ptr(f, pd, i1, d1);
+  for (int e = tid; e < kT * nq; e += kThreads1) {
+    const int c = e % kT, q = e / kT, i2 = i0 + c;
+    if (i2 >= m) continue;
+    const int d0 = 8 * q - (i2 & 7);
+    Row8<Cell> piece;
 #pragma unroll
-      for (int k = 0; k < 8; ++k)
-        if (g + k + d2 < m) to[k] = piece.v[k];
+    for (int k = 0; k < 8; ++k) {
+      const int d2 = d0 + k;
+      piece.v[k] = (d2 >= 0 && d2 < l2 && i2 + d2 < m) ? cs[d2 * kT + c] : neg;
     }
+    store_row8(slab_row(out, pd, i2) + 8 * q, piece);
   }
 }
 
@@ -447,7 +458,7 @@ __global__ void __launch_bounds__(kThreadsSite) sites_kernel(BatchView b, SiteOu
   for (std::int64_t e = threadIdx.x; e < count; e += kThreadsSite) {
     const int i1 = static_cast<int>(e / nj), i2 = static_cast<int>(e % nj);
     const Cell* slab = slab_ptr(f, pd, i1, pd.l1 - 1);
-    const int v = slab[static_cast<std::int64_t>(pd.l2 - 1) * pd.stride + i2];
+    const int v = slab_row(slab, pd, i2)[pd.l2 - 1 + (i2 & 7)];  // F(i1, i1 + l1 - 1, i2, i2 + l2 - 1)
     const unsigned long long k = (static_cast<unsigned long long>(static_cast<unsigned>(v)) << 32) |
                                  (0xffffffffu - static_cast<unsigned>(e));
     key = k > key ? k : key;
@@ -475,7 +486,7 @@ __global__ void __launch_bounds__(kThreadsSite) sites_kernel(BatchView b, SiteOu
 bool balanced_for(int l2, int cell) { return cell == 2 && band_blocks(l2) <= kMaxBalancedBands; }
 std::size_t double_reduction_bytes(int l2, int cell) {
   const int rl = b_row_of(l2, balanced_for(l2, cell));
-  return (static_cast<std::size_t>(a_cells(l2)) + static_cast<std::size_t>(b_cells(l2, rl))) * static_cast<std::size_t>(cell);
+  return (static_cast<std::size_t>(raw_at(l2, rl)) + static_cast<std::size_t>(raw_cells(l2))) * static_cast<std::size_t>(cell);
 }
 std::size_t single_bytes(int l, int cell) {
   return static_cast<std::size_t>(l) * static_cast<std::size_t>(kSingleT + l - 1) * static_cast<std::size_t>(cell);

@@ -41,9 +41,10 @@ int round_up(int v, int k) { return (v + k - 1) / k * k; }
 // Whether a pair's scores fit the 16-bit tables (kernels/bpmax/bpmax_launch.hpp).
 bool fits_16bit(const Band& b, const Params& p) { return max_possible_score(b.l1, b.l2, p.weights) <= kb::kMax16; }
 
+// F slabs: M rows of f_row_cells(L2) cells per query interval (kernels/bpmax/bpmax_launch.hpp).
 std::size_t f_cells(const Band& b) {
-  return static_cast<std::size_t>(query_interval_count(b.n, b.l1)) * static_cast<std::size_t>(b.l2) *
-         static_cast<std::size_t>(round_up(b.m, kAlign));
+  return static_cast<std::size_t>(query_interval_count(b.n, b.l1)) * static_cast<std::size_t>(b.m) *
+         static_cast<std::size_t>(kb::f_row_cells(b.l2));
 }
 std::size_t s_cells(const Band& b) {
   return static_cast<std::size_t>(b.l1) * static_cast<std::size_t>(round_up(b.n, kAlign)) +
@@ -130,6 +131,7 @@ class GpuRunner {
       d.m = b.m;
       d.l1 = b.l1;
       d.l2 = b.l2;
+      d.frow = kb::f_row_cells(b.l2);
       d.stride = round_up(b.m, kAlign);
       d.stride1 = round_up(b.n, kAlign);
       d.f = f;
