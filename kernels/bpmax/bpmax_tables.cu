@@ -233,8 +233,14 @@ __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b
   // A's slab rows (interval starts i0 .. i0 + kT - 1) of query interval (i1, k1) into the landing buffer.
   auto copy_a = [&](int k1) {
     const Cell* const a = slab_ptr(f, pd, i1, k1 - i1);
-    for (int q = lane16; q < nq; q += 16)
-      for (int c = row8; c < kT && i0 + c < m; c += 8) copy_chunk_async(raw + 8 * (q * kT + c), slab_row(a, pd, i0 + c) + 8 * q);
+    const int cn = imin(kT, m - i0);  // rows inside the target
+    for (int q = lane16; q < nq; q += 16) {
+      Cell* to = raw + 8 * (q * kT + row8);
+      const Cell* from = slab_row(a, pd, i0 + row8) + 8 * q;
+#pragma unroll
+      for (int j = 0; j < kT / 8; ++j, to += 64, from += 8 * static_cast<std::int64_t>(pd.frow))
+        if (row8 + 8 * j < cn) copy_chunk_async(to, from);
+    }
   };
   copy_a(i1);
   for (int k1 = i1; k1 < j1; ++k1) {
@@ -295,11 +301,13 @@ __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b
       if (seg[j].len == 0) continue;
       // The next step's A and B are loaded before this step's updates, so that their shared-memory
       // latency hides behind 32 fused add-max instructions.
+      const Cell* na = pa + kT;
+      const Cell* nb = pb + rl;
       Eight av = C::load8(pa), bv = C::load8(pb);
 #pragma unroll 2
-      for (int t = 1; t < seg[j].len; ++t) {
-        const Eight an = C::load8(pa + t * kT);
-        const Eight bn = C::load8(pb + t * rl);
+      for (int t = 1; t < seg[j].len; ++t, na += kT, nb += rl) {
+        const Eight an = C::load8(na);
+        const Eight bn = C::load8(nb);
 #pragma unroll
         for (int r = 0; r < kMt; ++r) add_row<Cell>(acc[j][r], C::splat(av, r), bv);
         av = an;
