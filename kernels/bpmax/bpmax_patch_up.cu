@@ -87,6 +87,115 @@ __device__ __forceinline__ void tile_product(typename Cells<Cell>::Eight (&acc)[
   }
 }
 
+// Two neighbouring cells (2 w, 2 w + 1) of a tile row: the share of lane w of the four that finish a tile.
+template <class Cell>
+struct CellPair;
+template <>
+struct CellPair<std::int16_t> {
+  using C = Cells<std::int16_t>;
+  using P = unsigned;  // the two cells in one word
+  __device__ static P load(const std::int16_t* p) { return *reinterpret_cast<const unsigned*>(p); }
+  __device__ static void store(std::int16_t* p, P v) { *reinterpret_cast<unsigned*>(p) = v; }
+  __device__ static P splat(int v) { return C::pack(v, v); }
+  __device__ static P splat_half(P v, int half) { return __byte_perm(v, 0, half ? 0x3232 : 0x1010); }
+  __device__ static P splat_cell(const C::Eight& e, int c) { return C::splat(e, c); }
+  __device__ static P addmax(P a, P b, P c) { return __viaddmax_s16x2(a, b, c); }
+  __device__ static P max(P a, P b) { return __vmaxs2(a, b); }
+  __device__ static P shift(P prev, P cur) { return __byte_perm(prev, cur, 0x5432); }  // (prev cell 1, cur cell 0)
+  __device__ static P shfl(unsigned lanes, P v, int src) { return __shfl_sync(lanes, v, src, 4); }
+  // Cells h (0, 1) with lo <= h <= hi kept, minus infinity elsewhere.
+  __device__ static P keep(P v, int lo, int hi) {
+    const unsigned m = (lo <= 0 && hi >= 0 ? 0xffffu : 0u) | (lo <= 1 && hi >= 1 ? 0xffff0000u : 0u);
+    return (v & m) | (splat(C::kNeg) & ~m);
+  }
+};
+template <>
+struct CellPair<std::int32_t> {
+  using C = Cells<std::int32_t>;
+  using P = int2;
+  __device__ static P load(const std::int32_t* p) { return *reinterpret_cast<const int2*>(p); }
+  __device__ static void store(std::int32_t* p, P v) { *reinterpret_cast<int2*>(p) = v; }
+  __device__ static P splat(int v) { return make_int2(v, v); }
+  __device__ static P splat_half(P v, int half) { return splat(half ? v.y : v.x); }
+  __device__ static P splat_cell(const C::Eight& e, int c) { return splat(C::get(e, c)); }
+  __device__ static P addmax(P a, P b, P c) {
+    return make_int2(__viaddmax_s32(a.x, b.x, c.x), __viaddmax_s32(a.y, b.y, c.y));
+  }
+  __device__ static P max(P a, P b) { return make_int2(a.x > b.x ? a.x : b.x, a.y > b.y ? a.y : b.y); }
+  __device__ static P shift(P prev, P cur) { return make_int2(prev.y, cur.x); }
+  __device__ static P shfl(unsigned lanes, P v, int src) {
+    return make_int2(__shfl_sync(lanes, v.x, src, 4), __shfl_sync(lanes, v.y, src, 4));
+  }
+  __device__ static P keep(P v, int lo, int hi) {
+    return make_int2(lo <= 0 && hi >= 0 ? v.x : C::kNeg, lo <= 1 && hi >= 1 ? v.y : C::kNeg);
+  }
+};
+
+// Finishes tile (ti, tj) of the window (the terms whose k lies inside the tile, and term 7; the file
+// comment's step 1) with four lanes: lane w holds cells 2 w and 2 w + 1 of each of the 8 rows, from
+// shared memory, and stores them back final. Rows from the bottom: term 5 from the rows below (lane-local),
+// term 7 from the row below shifted right by one cell (the cell left of this lane's pair comes from lane
+// w - 1, or for lane 0 from the tile to the left), then the in-tile term 4 as the max-plus product of the
+// row (G, gathered from the four lanes) with the tile column's closure P. Four lanes per tile keep this
+// chain, the kernel's critical path while the other warps wait, at about a third of one thread's
+// instructions. lanes: the warp's lanes that run this (whole groups of four); hi: the last column
+// (from the window's first) inside the window and the target.
+template <class Cell>
+__device__ __forceinline__ void finish_tile(Cell* f, const Cell* s, const Cell* pj, const Cell* wtab, const std::uint8_t* zs,
+                                            const PatchGeometry& g, int ti, int tj, int w, unsigned lanes, int l2,
+                                            int hi) {
+  using C = Cells<Cell>;
+  using Q = CellPair<Cell>;
+  using P = typename Q::P;
+  const int ib = 8 * ti, jb = 8 * tj, c0 = 2 * w, last = hi - jb;
+  P x[8], clo[7];
+#pragma unroll
+  for (int r = 0; r < 8; ++r) x[r] = Q::load(f + g.at(ib + r, jb) + c0);
+#pragma unroll
+  for (int k = 0; k < 7; ++k) clo[k] = Q::load(pj + tj * kClosureCells + 8 * k + c0);
+  const Cell* const weights = wtab + tj * seq::kAlphabetSize * 8 + c0;  // [z_i][c]
+  // The masks (term 7's j - i > kMinLoop, and the cells outside the band, the window or the target) keep
+  // every cell of most tiles: those are finished without them when the whole warp's tiles are.
+  const int delta = tj - ti;
+  const bool plain = 8 * delta >= 8 + kMinLoop && 8 * delta <= l2 - 8 && last >= 7;
+  auto finish = [&](auto masked) {
+#pragma unroll
+    for (int r = 7; r >= 0; --r) {
+      const int i = ib + r, lo = i - jb - c0, up = imin(i + l2 - 1 - jb, last) - c0;  // lo, up: from c0
+      const typename C::Eight s5 = C::load8(s + g.at(i, ib));  // S2(i, k), k = ib .. ib + 7
+#pragma unroll
+      for (int r2 = 7; r2 > r; --r2) x[r] = Q::addmax(Q::splat_cell(s5, r2 - 1), x[r2], x[r]);  // term 5
+      // Term 7: w(z_i, z_j) (where j - i > kMinLoop) + F(i + 1, j - 1).
+      const P cur = r < 7 ? x[r < 7 ? r + 1 : 7] : Q::load(f + g.at(i + 1, jb) + c0);
+      P prev = Q::shfl(lanes, cur, (w + 3) & 3);
+      if (w == 0) prev = Q::splat(f[g.at(i + 1, jb - 1)]);
+      P wv = Q::load(weights + zs[i] * 8);
+      if constexpr (decltype(masked)::value) wv = Q::keep(wv, lo + kMinLoop + 1, 1);
+      x[r] = Q::addmax(wv, Q::shift(prev, cur), x[r]);
+      // In-tile term 4: F(i, j) = max over k in [jb, j] of G(i, k) + P(k, j), P(j, j) = 0.
+      P g4 = x[r];
+      if constexpr (decltype(masked)::value) g4 = Q::keep(g4, lo, up);
+      P row[4];
+#pragma unroll
+      for (int q = 0; q < 4; ++q) row[q] = Q::shfl(lanes, g4, q);
+      P even = g4, odd = Q::splat(C::kNeg);
+#pragma unroll
+      for (int k = 0; k < 7; ++k) {
+        P& chain = k & 1 ? odd : even;
+        chain = Q::addmax(Q::splat_half(row[k >> 1], k & 1), clo[k], chain);
+      }
+      x[r] = Q::max(even, odd);
+      if constexpr (decltype(masked)::value) x[r] = Q::keep(x[r], lo, up);
+    }
+  };
+  if (__any_sync(lanes, !plain))
+    finish(std::true_type{});
+  else
+    finish(std::false_type{});
+#pragma unroll
+  for (int r = 0; r < 8; ++r) Q::store(f + g.at(ib + r, jb) + c0, x[r]);
+}
+
 template <class Cell, int kThreads, int kMinBlocks, int kRowLength>
 __global__ void __launch_bounds__(kThreads, kMinBlocks) patch_up_kernel(BatchView b, int d1, const std::int64_t* prefix) {
   using C = Cells<Cell>;
@@ -192,57 +301,18 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) patch_up_kernel(BatchVie
   }
 
   for (int stage = 0; stage <= g.dmax; ++stage) {
+    // The tiles of this stage's diagonal are finished by four lanes each (finish_tile): their owners hand
+    // them over through shared memory.
     if (active && delta == stage) {
-      // Finish the tile, row after row from the bottom (see the file comment). Every row's critical path
-      // is short: the rows below it are already final, so their term-5 contributions are added oldest
-      // first (only the row just above them waits for the last one), and the in-tile term 4 is one
-      // max-plus product with the tile column's closure instead of seven dependent pushes.
-      const Cell* const closure = pj + tj * kClosureCells;
-      const int hi = imin(g.w - 1, m - 1 - i0) - jb;  // last column (from jb) inside the window and target
-      const Cell* const weights = wtab + tj * seq::kAlphabetSize * 8;  // [z_i][c]
-      // The masks below (term 7's j - i > kMinLoop, and the cells outside the band or the target) keep
-      // every cell of most tiles: those are finished without them when the whole warp's tiles are.
-      const bool plain = 8 * delta >= 8 + kMinLoop && 8 * delta <= l2 - 8 && hi >= 7;
-      auto finish = [&](auto masked) {
 #pragma unroll
-      for (int r = 7; r >= 0; --r) {
-        // The row index, tied (by an empty asm) to the row two below, so that the compiler prepares a row's
-        // loads and masks while the row below is finished, not all rows' up front (spills).
-        int i = ib + r;
-        asm volatile("" : "+r"(i) : "r"(C::word(acc[r < 6 ? r + 2 : 7], 0)));
-        const Eight s5 = C::load8(s + g.at(i, ib));  // S2(i, k), k = ib .. ib + 7
-#pragma unroll
-        for (int r2 = 7; r2 > r; --r2) add_row<Cell>(acc[r], C::splat(s5, r2 - 1), acc[r2]);  // term 5, k + 1 = ib + r2
-        const int lo = i - jb;  // the row's first band cell (from jb)
-        {  // term 7: w(z_i, z_j) (the tile column's weights for z_i, where j - i > kMinLoop) + F(i + 1, j - 1),
-           // the row below shifted right by one cell
-          const Eight below = C::shift_in(C::load8(f + g.at(i + 1, jb - 8)), r < 7 ? acc[r < 7 ? r + 1 : 7]
-                                                                                   : C::load8(f + g.at(i + 1, jb)));
-          Eight wv = C::load8(weights + zs[i] * 8);
-          if constexpr (decltype(masked)::value) wv = keep<Cell>(wv, C::range_mask(lo + kMinLoop + 1, 7));
-#pragma unroll
-          for (int w = 0; w < C::kWords; ++w)
-            C::set_word(acc[r], w, C::addmax(C::word(wv, w), C::word(below, w), C::word(acc[r], w)));
-        }
-        // Cells outside the band, the window or the target are minus infinity.
-        const int up = imin(i + l2 - 1 - jb, hi);  // the row's last valid cell (from jb)
-        Eight g4 = acc[r];
-        if constexpr (decltype(masked)::value) g4 = keep<Cell>(g4, C::range_mask(lo, up));
-        // In-tile term 4: F(i, j) = max over k in [jb, j] of G(i, k) + P(k, j) (P: closure of the tile
-        // column's S2 steps, P(j, j) = 0), in two independent chains.
-        Eight even = g4, odd = C::fill8(C::kNeg);
-#pragma unroll
-        for (int k = 0; k < 7; ++k) add_row<Cell>(k & 1 ? odd : even, C::splat(g4, k), C::load8(closure + 8 * k));
-#pragma unroll
-        for (int w = 0; w < C::kWords; ++w) C::set_word(acc[r], w, C::max(C::word(even, w), C::word(odd, w)));
-        if constexpr (decltype(masked)::value) acc[r] = keep<Cell>(acc[r], C::range_mask(lo, up));  // (recomputed: cheaper than holding it)
-        C::store8(f + g.at(i, jb), acc[r]);
-      }
-      };
-      if (__any_sync(__activemask(), !plain))
-        finish(std::true_type{});
-      else
-        finish(std::false_type{});
+      for (int r = 0; r < 8; ++r) C::store8(f + g.at(ib + r, jb), acc[r]);
+    }
+    __syncthreads();
+    {
+      const int group = tid >> 2, count = g.ni - stage;
+      const unsigned lanes = __ballot_sync(0xffffffffu, group < count);
+      if (group < count)
+        finish_tile<Cell>(f, s, pj, wtab, zs, g, group, group + stage, tid & 3, lanes, l2, imin(g.w - 1, m - 1 - i0));
     }
     __syncthreads();
     if (active && delta > stage) {
