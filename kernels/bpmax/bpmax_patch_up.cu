@@ -13,14 +13,14 @@
 // The window's cells (i, j) are cut into 8 x 8 tiles (I, J) = (i / 8, j / 8); tile diagonal
 // delta = J - I runs from 0 to D (cells of the band j - i < L2). One thread owns one tile and keeps its
 // 64 cells in registers for the whole kernel. Stage s = 0 .. D:
-//   1. the threads of the tiles on diagonal s finish them: the terms whose k lies inside the tile
-//      itself (k in [8J, j) for term 4, k + 1 in (i, 8I + 8) for term 5) and term 7, in dependency order
-//      (rows from the bottom; terms 5 and 7 for a whole row at once; then term 4 for the whole row as
-//      one max-plus product with P, the closure of the tile column's in-tile S2 steps), and store the
-//      final cells in shared memory. This is the kernel's critical path (one warp works while the
-//      others wait at the barrier), so it is kept short: P and the term-7 weights of every tile column
-//      are tables made once per block, a warp whose tiles keep every cell skips the masks, and a row's
-//      index work is tied to the row two below so that the compiler does not hoist it all and spill;
+//   1. the owners of the tiles on diagonal s store their cells in shared memory; barrier; then four
+//      lanes per tile finish them (finish_tile, a cell pair each): the terms whose k lies inside the
+//      tile itself (k in [8J, j) for term 4, k + 1 in (i, 8I + 8) for term 5) and term 7, in dependency
+//      order (rows from the bottom; terms 5 and 7 for a whole row at once; then term 4 for the whole row
+//      as one max-plus product with P, the closure of the tile column's in-tile S2 steps), and store
+//      the final cells. This is the kernel's critical path (the other warps wait at the barrier), so it
+//      is kept short: four lanes per tile, P and the term-7 weights of every tile column as tables made
+//      once per block, and no masks for a warp whose tiles keep every cell;
 //   2. barrier;
 //   3. every tile further from the diagonal (delta > s) adds the two max-plus products that have just
 //      become final: term 4 with k in tile column I + s (F(I, I + s) times S2 rows), term 5 with k + 1 in
@@ -30,7 +30,8 @@
 //
 // Shared memory: F and S2 of the window, each stored by rows of interval starts: cell (i, j) at
 // i * rl + j + 8 (rl = a multiple of 8, >= L2 + 8; one constant for launches whose windows are all at
-// most 128), so 8 cells of a row with j a multiple of 8 are one aligned 16-byte load; then the tile
+// most 128), so 8 cells of a row with j a multiple of 8 are one aligned 16-byte load, and F's window
+// arrives as cp.async copies of the slab rows' chunks (bpmax_launch.hpp); then the tile
 // columns' closures P and term-7 weights. Everything starts as minus infinity (in particular the 8 diagonals below the
 // band, which the tile products read for k < i); reads above the band only reach cells outside it.
 #include <type_traits>

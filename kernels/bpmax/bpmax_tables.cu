@@ -5,7 +5,9 @@
 // A_k1 = slab (i1, k1), B_k1 = slab (k1 + 1, j1): for each k1 a max-plus product of two banded
 // matrices. One block owns a tile of kT consecutive i2 (all j2 of the band) of one slab; for every
 // k1 it stages A (dense rows k2, columns i2) and B (dense rows k2 + 1, columns j2) in shared memory
-// with "minus infinity" outside the band, so that a thread's 8 x 8 micro-tile of cells runs one
+// with "minus infinity" outside the band: B as cp.async copies of the slab rows' aligned chunks
+// (bpmax_launch.hpp's layout: rows of interval starts, which is B's orientation), A copied one k1 ahead
+// into a landing buffer and transposed there after a barrier. So a thread's 8 x 8 micro-tile of cells runs one
 // uniform k2 loop: per k2, 8 values of A (splatted into both halves of a word) against 8 values of B,
 // 32 (16-bit, __viaddmax_s16x2) or 64 (32-bit, __viaddmax_s32) fused add-max instructions. A thread's
 // work is up to three segments (ranges of k2 steps of one micro-tile, each with its own accumulators,
