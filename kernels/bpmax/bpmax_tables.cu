@@ -244,7 +244,7 @@ __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b
         if (row8 + 8 * j < cn) copy_chunk_async(to, from);
     }
   };
-  copy_a(i1);
+  if (i1 < j1) copy_a(i1);  // (d1 = 0 has no k1: its slab (i1, 0) is being written by this launch)
   for (int k1 = i1; k1 < j1; ++k1) {
     __syncthreads();
     // B(k, j2) = F(k1 + 1, j1, k, j2) for rows k = i0 + kk, kk in [0, rows]: chunk q of slab row k goes to
