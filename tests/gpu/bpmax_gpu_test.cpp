@@ -204,6 +204,36 @@ TEST(BpmaxGpu, WindowsAtTheKernelsBoundariesEqualTheCpu) {
     }
 }
 
+// The GPU's slab rows (kernels/bpmax/bpmax_launch.hpp) hold the band from the start rounded down to a
+// multiple of 8, in f_row_cells(L2) = L2 + 7 rounded up to 8 cells, copied as whole 8-cell chunks: every
+// window residue mod 8 (the last chunk's fill and the chunk count change with it), at small windows and
+// across the kernels' limits (129 balanced, 128 one row length), each its own batch, against targets
+// whose ends fall at every offset of a chunk (the window's length, one past it, and longer ones).
+TEST(BpmaxGpu, SlabRowChunksAtEveryWindowResidueEqualTheCpu) {
+  SCREEN_REQUIRE_GPU();
+  std::mt19937 rng(26112026);
+  std::vector<int> windows;
+  for (int w2 = 1; w2 <= 17; ++w2) windows.push_back(w2);
+  for (int w2 = 120; w2 <= 137; ++w2) windows.push_back(w2);
+  for (int w2 : windows) {
+    std::vector<Case> cases;
+    for (int m : {w2, w2 + 1, w2 + 3 + w2 % 8, 2 * w2 + 61, 200 + w2 % 8})
+      cases.push_back({test::codes(test::random_letters(rng, 5 + (m + w2) % 19)), test::codes(test::random_letters(rng, m))});
+    const auto pairs = inputs(cases);
+    Params p;
+    p.target_window = w2;
+    GpuStats stats;
+    const auto got = interact_pairs_gpu(pairs, p, TracebackMode::all(), GpuOptions{}, &stats);
+    const auto want = interact_pairs(pairs, p, TracebackMode::all(), Method::cpu);
+    EXPECT_EQ(stats.gpu_pairs, pairs.size()) << "W2 " << w2;
+    ASSERT_EQ(got.size(), want.size());
+    for (std::size_t k = 0; k < pairs.size(); ++k)
+      expect_same_site(want[k].site, got[k].site,
+                       "W2 " + std::to_string(w2) + " pair " + std::to_string(k) + " (" +
+                           std::to_string(cases[k].x.size()) + " x " + std::to_string(cases[k].y.size()) + ")");
+  }
+}
+
 // A memory cap that holds only the smaller tables: those are cut into several GPU batches, the larger
 // pairs go to the CPU, and the results do not change.
 TEST(BpmaxGpu, PairsOverTheMemoryBudgetGoToTheCpu) {
