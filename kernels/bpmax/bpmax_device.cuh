@@ -194,16 +194,26 @@ __device__ inline SlabTile slab_tile(const BatchView& b, const std::int64_t* pre
   return t;
 }
 
+// The slab layout's index maps (bpmax_launch.hpp), for every kernel that reads or writes slab rows.
+// Cells of a slab row, and its 8-cell chunks.
+__device__ __forceinline__ int row_cells(const PairDesc& pd) { return f_row_cells(pd.l2); }
+__device__ __forceinline__ int row_chunks(const PairDesc& pd) { return f_row_cells(pd.l2) / 8; }
 template <class Cell>
 __device__ Cell* slab_ptr(Cell* f, const PairDesc& pd, int i1, int d1) {
-  return f + pd.f + query_interval_index(pd.n, i1, d1) * static_cast<std::int64_t>(pd.m) * pd.frow;
+  return f + pd.f + query_interval_index(pd.n, i1, d1) * static_cast<std::int64_t>(pd.m) * row_cells(pd);
 }
-// Row i2 of a slab (bpmax_launch.hpp): its column c holds the interval (i2, row_first(i2) + c).
+// Row i2 of a slab: its column c holds the interval (i2, row_first(i2) + c).
 template <class Cell>
 __device__ __forceinline__ Cell* slab_row(Cell* slab, const PairDesc& pd, int i2) {
-  return slab + static_cast<std::int64_t>(i2) * pd.frow;
+  return slab + static_cast<std::int64_t>(i2) * row_cells(pd);
 }
 __device__ __forceinline__ int row_first(int i2) { return i2 & ~7; }
+// The column of cell (i2, i2 + d) in row i2, and d = j2 - i2 of the first cell of chunk q of row i2
+// (cell k of the chunk has chunk_d(i2, q) + k).
+__device__ __forceinline__ int row_column(int i2, int d) { return d + (i2 & 7); }
+__device__ __forceinline__ int chunk_d(int i2, int q) { return 8 * q - (i2 & 7); }
+// Whether (i2, i2 + d) is a cell of the band inside the target (every other cell of a row is minus infinity).
+__device__ __forceinline__ bool in_band(int i2, int d, int l2, int m) { return d >= 0 && d < l2 && i2 + d < m; }
 
 // One 8-cell chunk (16 or 32 bytes, aligned) copied from global to shared memory without passing
 // through registers (cp.async, cached in L2 only); visible to the block after wait_async_copies() and a

@@ -44,7 +44,6 @@ constexpr int f_row_cells(int l2) { return (l2 + 7 + 7) / 8 * 8; }
 struct PairDesc {
   std::int32_t n = 0, m = 0;     // query and target lengths (both >= 1)
   std::int32_t l1 = 0, l2 = 0;   // effective windows
-  std::int32_t frow = 0;         // cells of an F slab row: f_row_cells(l2)
   std::int32_t stride = 0;       // columns of S2 rows (>= m)
   std::int32_t stride1 = 0;      // columns of S1 rows (>= n)
   std::int64_t f = 0;            // first cell of the pair's F slabs in the batch's F buffer

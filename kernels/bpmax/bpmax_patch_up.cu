@@ -228,7 +228,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) patch_up_kernel(BatchVie
   }
   __syncthreads();
   {
-    const int nq = pd.frow / 8, rows = imin(g.w, m - i0);
+    const int nq = row_chunks(pd), rows = imin(g.w, m - i0);
     for (int e = tid; e < rows * nq; e += kThreads) {
       const int c = e / nq, q = e % nq;
       copy_chunk_async(f + g.at(c, row_first(c) + 8 * q), slab_row(slab, pd, i0 + c) + 8 * q);
@@ -334,15 +334,15 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) patch_up_kernel(BatchVie
   }
   // The last stage's barrier has passed: write this block's own rows, whole chunks (16-byte loads and
   // stores) with minus infinity outside the band and the target.
-  const int nq = pd.frow / 8;
+  const int nq = row_chunks(pd);
   for (int e = tid; e < kPatchT * nq; e += kThreads) {
-    const int c = e / nq, q = e % nq, j0 = row_first(c) + 8 * q;
-    if (i0 + c >= m) continue;
-    Row8<Cell> piece = load_row8_shared(f + g.at(c, j0));
-    if (j0 < c || j0 + 7 >= c + l2 || i0 + j0 + 7 >= m) {
+    const int c = e / nq, q = e % nq, i2 = i0 + c, d0 = chunk_d(i2, q);
+    if (i2 >= m) continue;
+    Row8<Cell> piece = load_row8_shared(f + g.at(c, c + d0));
+    if (!in_band(i2, d0, l2, m) || !in_band(i2, d0 + 7, l2, m)) {
 #pragma unroll
       for (int k = 0; k < 8; ++k)
-        if (j0 + k < c || j0 + k >= c + l2 || i0 + j0 + k >= m) piece.v[k] = static_cast<Cell>(C::kNeg);
+        if (!in_band(i2, d0 + k, l2, m)) piece.v[k] = static_cast<Cell>(C::kNeg);
     }
     store_row8(slab_row(slab, pd, i0 + c) + 8 * q, piece);
   }

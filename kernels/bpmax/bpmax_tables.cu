@@ -168,7 +168,7 @@ __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b
   // The tile's cells: the base case (d1 = 0), or 0 and term 6, staged in cs. Slab rows are read in 8-cell
   // chunks (16-byte loads, kStageUnroll in flight): chunk q of row c (i2 = i0 + c) holds the ends
   // row_first(i2) + 8 q + k, that is d2 = 8 q - (i2 & 7) + k.
-  const int nq = pd.frow / 8;  // chunks of a slab row
+  const int nq = row_chunks(pd);
   {
     const Cell* inner = (d1 > kMinLoop) ? slab_ptr(f, pd, i1 + 1, d1 - 2) : nullptr;
     const int wx = (d1 > kMinLoop) ? b.table.at(x[i1], x[j1]) : 0;
@@ -186,10 +186,10 @@ __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b
         if (e >= chunks) break;
 #pragma unroll
         for (int k = 0; k < 8; ++k) {
-          const int d2 = 8 * q - (i2 & 7) + k;
+          const int d2 = chunk_d(i2, q) + k;
           if (d2 < 0 || d2 >= l2) continue;
           int v = 0;
-          if (i2 + d2 < m) {
+          if (in_band(i2, d2, l2, m)) {
             if (d1 == 0)
               v = d2 == 0 ? b.table.at(x[i1], z[i2]) : 0;
             else if (inner)
@@ -240,7 +240,7 @@ __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b
       Cell* to = raw + 8 * (q * kT + row8);
       const Cell* from = slab_row(a, pd, i0 + row8) + 8 * q;
 #pragma unroll
-      for (int j = 0; j < kT / 8; ++j, to += 64, from += 8 * static_cast<std::int64_t>(pd.frow))
+      for (int j = 0; j < kT / 8; ++j, to += 8 * 8, from += 8 * static_cast<std::int64_t>(row_cells(pd)))
         if (row8 + 8 * j < cn) copy_chunk_async(to, from);
     }
   };
@@ -257,7 +257,7 @@ __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b
         const int jn = imin((row_end - row8 + 7) / 8, (last_j - 8 * q) / 8 + 1);
         Cell* to = bs + b_at(row8, 8 * q, rl);
         const Cell* from = slab_row(bb, pd, i0 + row8) + 8 * q;
-        for (int j = 0; j < jn; ++j, to += 8 * (rl + 1), from += 8 * static_cast<std::int64_t>(pd.frow))
+        for (int j = 0; j < jn; ++j, to += 8 * (rl + 1), from += 8 * static_cast<std::int64_t>(row_cells(pd)))
           copy_chunk_async(to, from);
       }
     }
@@ -269,7 +269,7 @@ __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b
     // the d = -1 entries A(i2, i2 - 1) = S1(i1, k1) (term 3) and B(k, k - 1) = S1(k1 + 1, j1) (term 2)
     // overwrite what the copies left there.
     for (int e = tid; e < kT * nq; e += kThreads1) {
-      const int c = e % kT, q = e / kT, d0 = 8 * q - ((i0 + c) & 7);
+      const int c = e % kT, q = e / kT, d0 = chunk_d(i0 + c, q);
       const Row8<Cell> piece = load_row8_shared(raw + 8 * e);
       Cell* const to = as + a_at(c + d0, c);
       if (i0 + c >= m) {
@@ -385,12 +385,11 @@ __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b
   for (int e = tid; e < kT * nq; e += kThreads1) {
     const int c = e % kT, q = e / kT, i2 = i0 + c;
     if (i2 >= m) continue;
-    const int d0 = 8 * q - (i2 & 7);
     Row8<Cell> piece;
 #pragma unroll
     for (int k = 0; k < 8; ++k) {
-      const int d2 = d0 + k;
-      piece.v[k] = (d2 >= 0 && d2 < l2 && i2 + d2 < m) ? cs[d2 * kT + c] : neg;
+      const int d2 = chunk_d(i2, q) + k;
+      piece.v[k] = in_band(i2, d2, l2, m) ? cs[d2 * kT + c] : neg;
     }
     store_row8(slab_row(out, pd, i2) + 8 * q, piece);
   }
@@ -468,7 +467,7 @@ __global__ void __launch_bounds__(kThreadsSite) sites_kernel(BatchView b, SiteOu
   for (std::int64_t e = threadIdx.x; e < count; e += kThreadsSite) {
     const int i1 = static_cast<int>(e / nj), i2 = static_cast<int>(e % nj);
     const Cell* slab = slab_ptr(f, pd, i1, pd.l1 - 1);
-    const int v = slab_row(slab, pd, i2)[pd.l2 - 1 + (i2 & 7)];  // F(i1, i1 + l1 - 1, i2, i2 + l2 - 1)
+    const int v = slab_row(slab, pd, i2)[row_column(i2, pd.l2 - 1)];  // F(i1, i1 + l1 - 1, i2, i2 + l2 - 1)
     const unsigned long long k = (static_cast<unsigned long long>(static_cast<unsigned>(v)) << 32) |
                                  (0xffffffffu - static_cast<unsigned>(e));
     key = k > key ? k : key;

@@ -131,7 +131,6 @@ class GpuRunner {
       d.m = b.m;
       d.l1 = b.l1;
       d.l2 = b.l2;
-      d.frow = kb::f_row_cells(b.l2);
       d.stride = round_up(b.m, kAlign);
       d.stride1 = round_up(b.n, kAlign);
       d.f = f;
