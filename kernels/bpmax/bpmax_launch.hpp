@@ -69,12 +69,15 @@ struct BatchView {
   void* s = nullptr;                  // device cells (S1 and S2)
   bool wide = false;                  // int32 cells
   PairTable table{};                  // pair weights (units of 1/scale)
+  int patch_width = 0;                // columns of a patch-up block: patch_tile_width(max_l2, wide, ...)
 };
 
 // Per-d1 work lists: for each pair, the prefix count of (slab, tile) work items of the two kernels.
 // Built on the host by the caller (tiles_per_pair) and passed as device arrays of npairs + 1 values.
 int term1_tile_width();
-int patch_tile_width();
+// Columns of a patch-up block for a batch (its largest target window, its cell width) on a device with
+// max_shared bytes of shared memory per block: the patch-up's work items, and BatchView::patch_width.
+int patch_tile_width(int max_l2, bool wide, std::size_t max_shared);
 int single_tile_width();
 
 // S1 and S2 of every pair. prefix: device array of npairs*2+1 prefix counts of single-table tiles

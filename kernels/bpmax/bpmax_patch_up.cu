@@ -4,8 +4,8 @@
 //   F(i, j) = max(F(i, j),  F(i, k) + S2(k + 1, j),  S2(i, k) + F(k + 1, j)  for i <= k < j,
 //                 w(z_i, z_j) + F(i + 1, j - 1)  when j - i > kMinLoop).
 //
-// One block owns kPatchT columns i (interval starts) and recomputes a window of starts and ends from its
-// first column, at least kPatchT + L2 - 1 wide (whole tiles: 8 ni columns): every interval inside the
+// One block owns T columns i (interval starts; T = kPatchT, or kWidePatchT for 16-bit windows up to 128,
+// see there) and recomputes a window of starts and ends from its first column, at least T + L2 - 1 wide (whole tiles: 8 ni columns): every interval inside the
 // window depends only on intervals inside it, so the block's own columns come out exact. (A neighbour block may already have written final values
 // into the window's other columns; the recurrence is a monotone max, so reading a final value instead of
 // the double-reduction value gives the same result.)
@@ -46,6 +46,15 @@ namespace {
 
 constexpr int kPatchT = 64;         // output columns (interval starts) per block
 constexpr int kPatchThreads = 288;  // one thread per tile for windows up to L2 = 129 (272 tiles at 128)
+// The wide form for 16-bit launches whose windows are at most kFixedRowL2 (the thesis's W2 = 128), where
+// its tables fit in shared memory: 192 columns a block, one block of 544 threads (544 tiles at L2 = 128)
+// per SM. Each stage's finish is a chain of dependent steps whatever the block's width, so a wider block
+// gets more columns out of each chain, and recomputes fewer columns beyond its own (a window of 320 for
+// 192 columns instead of 192 for 64). Patch-up of 23 x 20,000 at W2 = 128 on an H100: 0.0185 s
+// (64 columns, two blocks per SM) -> 0.0163 s (128) -> 0.0133 s (192) -> 0.0132 s (256, 704 threads,
+// spills); the 1,000-record screen slice 25.0 -> 21.9 s (192) against 23.6 s (128).
+constexpr int kWidePatchT = 192;
+constexpr int kWidePatchThreads = 544;
 constexpr int kPatchThreadsMax = 544;  // every window whose tables fit in shared memory (16-bit: L2 <= 200)
 constexpr int kClosureCells = 7 * 8;  // closure of one tile column's in-tile term 4 (rows 0 .. 6)
 constexpr int kMaxWindowCodes = 512;  // target codes of a window (8 ni); larger windows are not for the GPU
@@ -58,11 +67,11 @@ struct PatchGeometry {
   int rl = 0;     // shared-memory row length
   int cells = 0;  // cells of one shared-memory table
   // fixed_rl: a row length for every window of the launch (a constant in the kernel), or 0.
-  __host__ __device__ explicit PatchGeometry(int l2, int fixed_rl = 0) {
+  __host__ __device__ explicit PatchGeometry(int l2, int fixed_rl = 0, int pt = kPatchT) {
     // Every interval inside a window of starts and ends depends only on intervals inside it, so any
     // window from the block's first column that holds its columns' band (kPatchT + L2 - 1 columns) will
     // do; whole tiles (8 ni columns) leave no partial tile column at its end.
-    ni = (kPatchT + l2 - 1 + 7) / 8;
+    ni = (pt + l2 - 1 + 7) / 8;
     w = 8 * ni;
     dmax = (l2 + 6) / 8 < ni - 1 ? (l2 + 6) / 8 : ni - 1;
     rl = fixed_rl > 0 ? fixed_rl : (l2 + 8 + 7) / 8 * 8;
@@ -198,15 +207,15 @@ __device__ __forceinline__ void finish_tile(Cell* f, const Cell* s, const Cell* 
   for (int r = 0; r < 8; ++r) Q::store(f + g.at(ib + r, jb) + c0, x[r]);
 }
 
-template <class Cell, int kThreads, int kMinBlocks, int kRowLength>
+template <class Cell, int kThreads, int kMinBlocks, int kRowLength, int kPT = kPatchT>
 __global__ void __launch_bounds__(kThreads, kMinBlocks) patch_up_kernel(BatchView b, int d1, const std::int64_t* prefix) {
   using C = Cells<Cell>;
   using Eight = typename C::Eight;
   extern __shared__ __align__(16) unsigned char smem[];
-  const SlabTile st = slab_tile(b, prefix, kPatchT);
+  const SlabTile st = slab_tile(b, prefix, kPT);
   const PairDesc& pd = st.pd;
   const int i0 = st.i0, l2 = pd.l2, m = pd.m, stride = pd.stride;
-  const PatchGeometry g(l2, kRowLength);
+  const PatchGeometry g(l2, kRowLength, kPT);
   Cell* const f = reinterpret_cast<Cell*>(smem);
   Cell* const s = f + g.cells;
   Cell* const pj = s + g.cells;  // closures of the tile columns, kClosureCells each
@@ -336,7 +345,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) patch_up_kernel(BatchVie
   // The last stage's barrier has passed: write this block's own rows, whole chunks (16-byte loads and
   // stores) with minus infinity outside the band and the target.
   const int nq = row_chunks(pd);
-  for (int e = tid; e < kPatchT * nq; e += kThreads) {
+  for (int e = tid; e < kPT * nq; e += kThreads) {
     const int c = e / nq, q = e % nq, i2 = i0 + c, d0 = chunk_d(i2, q);
     if (i2 >= m) continue;
     Row8<Cell> piece = load_row8_shared(f + g.at(c, c + d0));
@@ -356,8 +365,8 @@ constexpr int kFixedRow = (kFixedRowL2 + 8 + 7) / 8 * 8;  // 136
 PatchGeometry launch_geometry(int l2, int max_l2) { return PatchGeometry(l2, max_l2 <= kFixedRowL2 ? kFixedRow : 0); }
 
 // One thread per tile, and 8 per tile of the longest diagonal.
-int patch_threads(int l2) {
-  const PatchGeometry g(l2);
+int patch_threads(int l2, int pt = kPatchT) {
+  const PatchGeometry g(l2, 0, pt);
   const int t = g.tiles() > 8 * g.ni ? g.tiles() : 8 * g.ni;
   return (t + 31) / 32 * 32;
 }
@@ -376,14 +385,35 @@ std::size_t patch_shared_bytes(int l2, int cell_bytes) {
 }
 }  // namespace detail
 
-int patch_tile_width() { return kPatchT; }
+namespace {
+// Shared memory of a block `pt` columns wide for target window l2 in a launch whose windows are all at
+// most max_l2.
+std::size_t bytes_for(int l2, int max_l2, int pt, int cell_bytes) {
+  const PatchGeometry g(l2, max_l2 <= kFixedRowL2 ? kFixedRow : 0, pt);
+  return (2 * static_cast<std::size_t>(g.cells) + static_cast<std::size_t>(g.ni) * (kClosureCells + seq::kAlphabetSize * 8)) *
+         static_cast<std::size_t>(cell_bytes);
+}
+}  // namespace
+
+int patch_tile_width(int max_l2, bool wide, std::size_t max_shared) {
+  const bool fits = bytes_for(max_l2, max_l2, kWidePatchT, 2) + detail::patch_static_bytes() <= max_shared &&
+                    patch_threads(max_l2, kWidePatchT) <= kWidePatchThreads;
+  return !wide && max_l2 <= kFixedRowL2 && fits ? kWidePatchT : kPatchT;
+}
 
 void launch_patch_up(const BatchView& b, int d1, const std::int64_t* prefix, std::int64_t items, void* stream) {
   if (items == 0) return;
   const int threads = patch_threads(b.max_l2);
   by_cell(b.wide, [&](auto cell) {
     using Cell = decltype(cell);
-    const std::size_t bytes = patch_shared_bytes(b.max_l2, sizeof(Cell));
+    const std::size_t bytes = bytes_for(b.max_l2, b.max_l2, b.patch_width, sizeof(Cell));
+    if constexpr (sizeof(Cell) == 2) {
+      if (b.patch_width == kWidePatchT) {
+        launch(patch_up_kernel<Cell, kWidePatchThreads, 1, kFixedRow, kWidePatchT>, items, kWidePatchThreads, bytes,
+               stream, b, d1, prefix);
+        return;
+      }
+    }
     // Two blocks per SM for 16-bit cells (96 registers, a few spilled: 0.038 s against 0.055 s with one
     // block per SM and no spills, patch-up of 23 x 20,000 at W2 = 128 on an H200). Windows up to
     // kFixedRowL2 (the thesis's W2 = 128) use one row length, a constant in the kernel's addressing.

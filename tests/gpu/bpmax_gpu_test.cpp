@@ -14,6 +14,7 @@
 #include "stages/bpmax/cpu.hpp"
 #include "stages/bpmax/cuda.hpp"
 #include "stages/bpmax/interact.hpp"
+#include "kernels/bpmax/bpmax_launch.hpp"
 #include "../bpmax/bpmax_test_util.hpp"
 #include "../bpmax/vector_rows.hpp"
 
@@ -219,6 +220,44 @@ TEST(BpmaxGpu, SlabRowChunksAtEveryWindowResidueEqualTheCpu) {
     std::vector<Case> cases;
     for (int m : {w2, w2 + 1, w2 + 3 + w2 % 8, 2 * w2 + 61, 200 + w2 % 8})
       cases.push_back({test::codes(test::random_letters(rng, 5 + (m + w2) % 19)), test::codes(test::random_letters(rng, m))});
+    const auto pairs = inputs(cases);
+    Params p;
+    p.target_window = w2;
+    GpuStats stats;
+    const auto got = interact_pairs_gpu(pairs, p, TracebackMode::all(), GpuOptions{}, &stats);
+    const auto want = interact_pairs(pairs, p, TracebackMode::all(), Method::cpu);
+    EXPECT_EQ(stats.gpu_pairs, pairs.size()) << "W2 " << w2;
+    ASSERT_EQ(got.size(), want.size());
+    for (std::size_t k = 0; k < pairs.size(); ++k)
+      expect_same_site(want[k].site, got[k].site,
+                       "W2 " + std::to_string(w2) + " pair " + std::to_string(k) + " (" +
+                           std::to_string(cases[k].x.size()) + " x " + std::to_string(cases[k].y.size()) + ")");
+  }
+}
+
+// The patch-up's wide form (192 columns a block, kernels/bpmax/bpmax_patch_up.cu) takes 16-bit batches
+// whose windows are at most 128 when its tables fit the device's shared memory; the 64-column form takes
+// the rest, and any device (its tables are smaller).
+TEST(BpmaxGpu, PatchUpWidthFollowsTheWindowCellsAndSharedMemory) {
+  namespace kb = screen::kernels::bpmax;
+  constexpr std::size_t kH100 = 227 * 1024, kSmall = 100 * 1024;
+  EXPECT_EQ(kb::patch_tile_width(128, false, kH100), 192);
+  EXPECT_EQ(kb::patch_tile_width(9, false, kH100), 192);
+  EXPECT_EQ(kb::patch_tile_width(129, false, kH100), 64);
+  EXPECT_EQ(kb::patch_tile_width(128, true, kH100), 64);
+  EXPECT_EQ(kb::patch_tile_width(128, false, kSmall), 64);
+}
+
+// The wide patch-up's blocks at their edges: targets ending just before, at and after multiples of 192
+// columns (one, two and three blocks, the last one nearly empty or nearly full), for windows whose
+// recomputed columns (191 + W2) end inside the next block and at 128; one batch per window.
+TEST(BpmaxGpu, WidePatchUpBlockEdgesEqualTheCpu) {
+  SCREEN_REQUIRE_GPU();
+  std::mt19937 rng(27112026);
+  for (int w2 : {5, 64, 121, 128}) {
+    std::vector<Case> cases;
+    for (int m : {191, 192, 193, 383, 384, 385, 577, 700})
+      cases.push_back({test::codes(test::random_letters(rng, 4 + m % 20)), test::codes(test::random_letters(rng, m))});
     const auto pairs = inputs(cases);
     Params p;
     p.target_window = w2;

@@ -113,8 +113,9 @@ class GpuRunner {
     return f_.bytes() + s_.bytes() + codes_.bytes() + pairs_.bytes() + prefix_.bytes() + sites_.bytes();
   }
 
-  // Scores the batch; sites into out[pairs[k]].
-  void run(const std::vector<PairInput>& all, const BatchPlan& plan, std::vector<PairResult>& out, GpuStats& stats) {
+  // Scores the batch; sites into out[pairs[k]]. max_shared: the device's shared memory per block.
+  void run(const std::vector<PairInput>& all, const BatchPlan& plan, std::size_t max_shared, std::vector<PairResult>& out,
+           GpuStats& stats) {
     const std::size_t np = plan.pairs.size();
     std::vector<kb::PairDesc> desc(np);
     std::vector<Band> bands(np);
@@ -152,7 +153,7 @@ class GpuRunner {
     pairs_.upload(desc, stream_.get());
 
     // Work lists: prefix counts per pair (strand) for every launch.
-    const int t1 = kb::term1_tile_width(), tp = kb::patch_tile_width(), ts = kb::single_tile_width();
+    const int t1 = kb::term1_tile_width(), tp = kb::patch_tile_width(max_l2, plan.wide, max_shared), ts = kb::single_tile_width();
     std::vector<std::int64_t> prefix;  // [single: 2 np + 1][per d1: term1 np + 1, patch np + 1]
     prefix.push_back(0);
     for (std::size_t k = 0; k < np; ++k) {
@@ -187,6 +188,7 @@ class GpuRunner {
     v.s = s_.get();
     v.wide = plan.wide;
     v.table = table_;
+    v.patch_width = tp;
 
     // Events around every launch: the statistics split the kernels' time by kind.
     const std::size_t nev = 2 + 2 * static_cast<std::size_t>(max_l1);
@@ -344,7 +346,7 @@ GpuScores score_pairs_gpu(const std::vector<PairInput>& pairs, const Params& p, 
   const double kernel_ms_before = st.kernel_ms;
   {
     const double kernel_ms = st.kernel_ms;
-    for (const BatchPlan& b : batches) runner->run(pairs, b, out, st);
+    for (const BatchPlan& b : batches) runner->run(pairs, b, max_shared, out, st);
     work_profile::add_gpu((st.kernel_ms - kernel_ms) / 1000.0);  // the kernels (events), for the run profile
   }
   own.reset();
