@@ -4,11 +4,12 @@
 //   C(i2, j2) = max over k1, k2 of A_k1(i2, k2) + B_k1(k2 + 1, j2),
 // A_k1 = slab (i1, k1), B_k1 = slab (k1 + 1, j1): for each k1 a max-plus product of two banded
 // matrices. One block owns a tile of kT consecutive i2 (all j2 of the band) of one slab; for every
-// k1 it stages A (dense rows k2, columns i2) and B (dense rows k2 + 1, columns j2) in shared memory
+// k1 it stages A (rows k2, by i2 group) and B (dense rows k2 + 1, columns j2) in shared memory
 // with "minus infinity" outside the band: B as cp.async copies of the slab rows' aligned chunks
 // (bpmax_launch.hpp's layout: rows of interval starts, which is B's orientation), A copied one k1 ahead
-// into a landing buffer and transposed there after a barrier. So a thread's 8 x 8 micro-tile of cells runs one
-// uniform k2 loop: per k2, 8 values of A (splatted into both halves of a word) against 8 values of B,
+// into a landing buffer and transposed from there after a barrier into whole words by i2 group (a_rows).
+// So a thread's 8 x 8 micro-tile of cells runs one uniform k2 loop: per k2, 8 words of A (16-bit values
+// splatted into both halves, no permutes in the loop) against 8 values of B,
 // 32 (16-bit, __viaddmax_s16x2) or 64 (32-bit, __viaddmax_s32) fused add-max instructions. A thread's
 // work is up to three segments (ranges of k2 steps of one micro-tile, each with its own accumulators,
 // kept in registers across all k1; balanced_segments, or paired_segments for wide windows and 32-bit
@@ -42,20 +43,29 @@ constexpr int kThreadsSite = 256;
 // Band offsets of micro-tiles: delta = 0 .. D with D = (L2 + 6) / 8 (a micro-tile at offset delta
 // holds cells with j2 - i2 in [8 delta - 7, 8 delta + 7]).
 __host__ __device__ constexpr int band_blocks(int l2) { return (l2 + 6) / kMt; }
-// Staged rows of a double-reduction block: A rows k2 - i0 in [-1, staged), B rows k - i0 in [0, staged].
+// Staged rows of a double-reduction block: B rows k - i0 in [0, staged].
 __host__ __device__ constexpr int staged(int l2) { return kT + kMt * band_blocks(l2); }
-__device__ __forceinline__ int a_at(int k, int i) { return (k + 1) * kT + i; }
+// A is staged by i2 groups of 8 (the micro-tiles' rows, alpha = (i2 - i0) / 8), each value as a whole
+// word (16-bit cells: splatted into both halves, so that the k2 loop feeds the fused add-max directly and
+// issues no byte permutes, which take the integer pipe like the add-max itself): row k2 - 8 alpha + 1 of
+// group alpha holds the 8 words A(8 alpha + r, k2), r = 0 .. 7. A micro-tile at band offset delta reads
+// k2 in [8 alpha - 1, 8 alpha + 8 delta + 8): a_rows(l2) rows. Groups a_group_words apart: an odd number
+// of 16-byte units, so the 16-byte loads of the 8 groups at one row fall on distinct bank groups.
+__host__ __device__ constexpr int a_rows(int l2) { return kMt * band_blocks(l2) + 9; }
+__host__ __device__ constexpr int a_group_words(int l2) { return a_rows(l2) * kMt + 4; }
+__host__ __device__ constexpr int a_words(int l2) { return (kT / kMt) * a_group_words(l2); }
+__device__ __forceinline__ int a_word_at(int l2, int alpha, int row, int r) { return alpha * a_group_words(l2) + row * kMt + r; }
 // B is staged banded: row k holds columns j2 in [k - 8, k + L2 + 8) at k * rl + j2 + 8, rl = b_row(l2)
 // >= L2 + 15 and a multiple of 8: the 8-cell loads of a micro-tile (j2 a multiple of 8) stay 16-byte
 // aligned, consecutive rows do not overlap, and the loads of the 8 micro-tiles of a quarter warp
 // (rows 8 apart, columns 8 apart) fall on 8 different 16-byte bank groups.
 __host__ __device__ constexpr int b_row(int l2) { return (l2 + 15 + 7) / 8 * 8; }
 __device__ __forceinline__ int b_at(int k, int j, int rl) { return k * rl + j + 8; }
-__host__ __device__ constexpr int a_cells(int l2) { return (staged(l2) + 1) * kT; }
 __host__ __device__ constexpr int b_cells(int l2, int rl) { return (staged(l2) + 1) * (rl + 1) + l2 + 24; }
-// A's landing buffer: the kT slab rows of a k1, chunk q of row c at (q kT + c) 8, as cp.async copies them;
-// placed after B, at a multiple of 8 cells.
-__host__ __device__ constexpr int raw_at(int l2, int rl) { return (a_cells(l2) + b_cells(l2, rl) + 7) / 8 * 8; }
+// Shared memory, in bytes: A's words, then B's cells, then A's landing buffer (the kT slab rows of a k1,
+// chunk q of row c at (q kT + c) 8 cells, as cp.async copies them), each at a multiple of 16 bytes.
+__host__ __device__ constexpr int a_bytes(int l2) { return a_words(l2) * 4; }
+__host__ __device__ constexpr int raw_byte_at(int l2, int rl, int cell) { return (a_bytes(l2) + b_cells(l2, rl) * cell + 15) / 16 * 16; }
 __host__ __device__ constexpr int raw_cells(int l2) { return kT * f_row_cells(l2); }
 // The balanced kernel's B rows have one length for every window it takes (so the strides are constants).
 __host__ __device__ constexpr int b_row_of(int l2, bool balanced) { return balanced ? b_row(kMaxBalancedL2) : b_row(l2); }
@@ -131,6 +141,20 @@ __device__ inline void balanced_segments(int nd, int ar, Segment (&seg)[3]) {
 
 // ---- double reduction -----------------------------------------------------------------------------
 
+// The 8 staged words of one k2 step of a micro-tile (A of its 8 rows), two 16-byte loads.
+template <class Word>
+struct AWords {
+  Word w[kMt];
+};
+template <class Word>
+__device__ __forceinline__ AWords<Word> load_a_words(const Word* p) {
+  AWords<Word> a;
+  const uint4 lo = reinterpret_cast<const uint4*>(p)[0], hi = reinterpret_cast<const uint4*>(p)[1];
+  a.w[0] = static_cast<Word>(lo.x), a.w[1] = static_cast<Word>(lo.y), a.w[2] = static_cast<Word>(lo.z), a.w[3] = static_cast<Word>(lo.w);
+  a.w[4] = static_cast<Word>(hi.x), a.w[5] = static_cast<Word>(hi.y), a.w[6] = static_cast<Word>(hi.z), a.w[7] = static_cast<Word>(hi.w);
+  return a;
+}
+
 template <class Cell, bool kBalanced>
 __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b, int d1, const std::int64_t* prefix) {
   using C = Cells<Cell>;
@@ -145,9 +169,10 @@ __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b
   const int j1 = i1 + d1;
   const int l2 = pd.l2, m = pd.m;
   const int nd = band_blocks(l2), rows = staged(l2), rl = b_row_of(l2, kBalanced);
-  Cell* const as = reinterpret_cast<Cell*>(smem);  // a_at(k2 - i0, i2 - i0): A(i2, k2)
-  Cell* const bs = as + a_cells(l2);                // b_at(k - i0, j2 - i0, rl): B(k, j2)
-  Cell* const cs = as;                              // [d2][i2 - i0], before and after the k1 loop
+  using Word = typename C::Word;
+  Word* const aw = reinterpret_cast<Word*>(smem);                   // a_word_at: A(i2, k2), one word each
+  Cell* const bs = reinterpret_cast<Cell*>(smem + a_bytes(l2));    // b_at(k - i0, j2 - i0, rl): B(k, j2)
+  Cell* const cs = reinterpret_cast<Cell*>(smem);                   // [d2][i2 - i0], before and after the k1 loop
   Cell* const f = static_cast<Cell*>(b.f);
   const Cell* const s = static_cast<const Cell*>(b.s);
   const std::uint8_t* const x = b.codes + pd.x;
@@ -214,11 +239,12 @@ __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b
 #pragma unroll
       for (int c = 0; c < kMt; ++c) C::set(acc[j][r], c, seg[j].base ? cell_of(seg[j].br, r, c) : C::kNeg);
   __syncthreads();
-  // Minus infinity on A's diagonals next to the band and in all of B, once (A's band and d = -1, and B's
-  // copied chunks and d = -1, are rewritten for every k1; B's rows past the target are never copied).
-  for (int e = tid; e < 16 * kT; e += kThreads1) {
-    const int k = e / 16, t = e % 16, d = t < 8 ? t - 8 : l2 + t - 8;
-    if (k + d >= -1 && k + d < rows) as[a_at(k + d, k)] = neg;
+  // Minus infinity in all of A and B, once (A's band and d = -1, and B's copied chunks and d = -1, are
+  // rewritten for every k1; rows past the target are never written).
+  {
+    const Word negw = C::splat_value(C::kNeg);
+    const uint4 negs4 = make_uint4(negw, negw, negw, negw);
+    for (int e = tid; e < a_words(l2) / 4; e += kThreads1) reinterpret_cast<uint4*>(aw)[e] = negs4;
   }
   {
     const Eight negs = C::fill8(C::kNeg);
@@ -226,7 +252,7 @@ __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b
   }
 
   const int last_j = kT - 1 + kMt * nd;  // the largest j2 - i0 of any micro-tile (alpha 7, delta nd)
-  Cell* const raw = as + raw_at(l2, rl);
+  Cell* const raw = reinterpret_cast<Cell*>(smem + raw_byte_at(l2, rl, sizeof(Cell)));
   // Every global read of the k1 loop is a cp.async copy of whole 8-cell chunks of slab rows
   // (bpmax_launch.hpp), issued with a fixed mapping: thread t takes chunk columns q = t % 16 (+ 16 ...)
   // of rows t / 16 + 8 j, so that 16 consecutive threads read 256 contiguous bytes of one row and a
@@ -263,33 +289,30 @@ __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b
     }
     wait_async_copies();
     __syncthreads();
-    // A(i2, k2), staged at a_at(k2 - i0, i2 - i0), from the landing buffer: chunk q of row c holds
-    // d = k2 - i2 = 8 q - (i2 & 7) + k, stored down the staged column c (consecutive threads take
-    // consecutive c: distinct banks). Only the band's cells are stored (minus infinity past the target);
-    // the d = -1 entries A(i2, i2 - 1) = S1(i1, k1) (term 3) and B(k, k - 1) = S1(k1 + 1, j1) (term 2)
-    // overwrite what the copies left there.
+    // A(i2, k2) from the landing buffer into its words: chunk q of row c (i2 = i0 + c, alpha = c / 8,
+    // r = c % 8) holds d = k2 - i2 = 8 q - r + k, that is row k2 - 8 alpha + 1 = 8 q + 1 + k of group alpha.
+    // Only the band's cells of rows inside the target are stored (the rest stays minus infinity); the
+    // d = -1 entries A(i2, i2 - 1) = S1(i1, k1) (term 3) and B(k, k - 1) = S1(k1 + 1, j1) (term 2) are
+    // written below.
     for (int e = tid; e < kT * nq; e += kThreads1) {
       const int c = e % kT, q = e / kT, d0 = chunk_d(i0 + c, q);
+      if (i0 + c >= m) continue;
       const Row8<Cell> piece = load_row8_shared(raw + 8 * e);
-      Cell* const to = as + a_at(c + d0, c);
-      if (i0 + c >= m) {
+      Word* const to = aw + a_word_at(l2, c / kMt, 8 * q + 1, c % kMt);
+      if (d0 >= 0 && d0 + 7 < l2) {
 #pragma unroll
-        for (int k = 0; k < 8; ++k)
-          if (d0 + k >= 0 && d0 + k < l2) to[k * kT] = neg;
-      } else if (d0 >= 0 && d0 + 7 < l2) {
-#pragma unroll
-        for (int k = 0; k < 8; ++k) to[k * kT] = piece.v[k];
+        for (int k = 0; k < 8; ++k) to[k * kMt] = C::splat_value(piece.v[k]);
       } else {
 #pragma unroll
         for (int k = 0; k < 8; ++k)
-          if (d0 + k >= 0 && d0 + k < l2) to[k * kT] = piece.v[k];
+          if (d0 + k >= 0 && d0 + k < l2) to[k * kMt] = C::splat_value(piece.v[k]);
       }
     }
     {
       const Cell sbv = s[pd.s1 + static_cast<std::int64_t>(k1 - i1) * pd.stride1 + i1];       // S1(i1, k1)
       const Cell sa = s[pd.s1 + static_cast<std::int64_t>(j1 - k1 - 1) * pd.stride1 + k1 + 1];  // S1(k1+1, j1)
       for (int k = tid; k <= rows; k += kThreads1) {
-        if (k < kT) as[a_at(k - 1, k)] = sbv;
+        if (k < kT) aw[a_word_at(l2, k / kMt, k % kMt, k % kMt)] = C::splat_value(sbv);
         bs[b_at(k, k - 1, rl)] = sa;
       }
     }
@@ -298,25 +321,26 @@ __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b
     if (k1 + 1 < j1) copy_a(k1 + 1);
 #pragma unroll
     for (int j = 0; j < kSegments; ++j) {
-      const Cell* const pa = as + a_at(seg[j].k2, ar);
+      const Word* const pa = aw + a_word_at(l2, alpha, seg[j].k2 - ar + 1, 0);
       const Cell* const pb = bs + b_at(seg[j].k2 + 1, seg[j].br, rl);
       if (seg[j].len == 0) continue;
       // The next step's A and B are loaded before this step's updates, so that their shared-memory
       // latency hides behind 32 fused add-max instructions.
-      const Cell* na = pa + kT;
+      const Word* na = pa + kMt;
       const Cell* nb = pb + rl;
-      Eight av = C::load8(pa), bv = C::load8(pb);
+      AWords<Word> av = load_a_words(pa);
+      Eight bv = C::load8(pb);
 #pragma unroll 2
-      for (int t = 1; t < seg[j].len; ++t, na += kT, nb += rl) {
-        const Eight an = C::load8(na);
+      for (int t = 1; t < seg[j].len; ++t, na += kMt, nb += rl) {
+        const AWords<Word> an = load_a_words(na);
         const Eight bn = C::load8(nb);
 #pragma unroll
-        for (int r = 0; r < kMt; ++r) add_row<Cell>(acc[j][r], C::splat(av, r), bv);
+        for (int r = 0; r < kMt; ++r) add_row<Cell>(acc[j][r], av.w[r], bv);
         av = an;
         bv = bn;
       }
 #pragma unroll
-      for (int r = 0; r < kMt; ++r) add_row<Cell>(acc[j][r], C::splat(av, r), bv);
+      for (int r = 0; r < kMt; ++r) add_row<Cell>(acc[j][r], av.w[r], bv);
     }
   }
   // Cells back through cs, then coalesced to the slab.
@@ -495,7 +519,7 @@ __global__ void __launch_bounds__(kThreadsSite) sites_kernel(BatchView b, SiteOu
 bool balanced_for(int l2, int cell) { return cell == 2 && band_blocks(l2) <= kMaxBalancedBands; }
 std::size_t double_reduction_bytes(int l2, int cell) {
   const int rl = b_row_of(l2, balanced_for(l2, cell));
-  return (static_cast<std::size_t>(raw_at(l2, rl)) + static_cast<std::size_t>(raw_cells(l2))) * static_cast<std::size_t>(cell);
+  return static_cast<std::size_t>(raw_byte_at(l2, rl, cell)) + static_cast<std::size_t>(raw_cells(l2)) * static_cast<std::size_t>(cell);
 }
 std::size_t single_bytes(int l, int cell) {
   return static_cast<std::size_t>(l) * static_cast<std::size_t>(kSingleT + l - 1) * static_cast<std::size_t>(cell);
