@@ -146,6 +146,17 @@ template <class Word>
 struct AWords {
   Word w[kMt];
 };
+// Cell k of a slab-row chunk as A's staged word (16-bit: splatted into both halves, one permute).
+template <class Cell>
+__device__ __forceinline__ typename Cells<Cell>::Word staged_word(const Row8<Cell>& p, int k) {
+  if constexpr (sizeof(Cell) == 2) {
+    const uint4 q = p.q[0];
+    const unsigned w = k < 2 ? q.x : k < 4 ? q.y : k < 6 ? q.z : q.w;
+    return __byte_perm(w, 0, (k & 1) ? 0x3232 : 0x1010);
+  } else {
+    return p.v[k];
+  }
+}
 template <class Word>
 __device__ __forceinline__ AWords<Word> load_a_words(const Word* p) {
   AWords<Word> a;
@@ -156,7 +167,7 @@ __device__ __forceinline__ AWords<Word> load_a_words(const Word* p) {
 }
 
 template <class Cell, bool kBalanced>
-__global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b, int d1, const std::int64_t* prefix) {
+__global__ void __launch_bounds__(kThreads1, 2) double_reduction_kernel(BatchView b, int d1, const std::int64_t* prefix) {
   using C = Cells<Cell>;
   using Eight = typename C::Eight;
   // 8-cell row pieces in flight per thread while staging: 8 of 16-bit cells (16 and 32: no faster), 4 of
@@ -293,19 +304,23 @@ __global__ void __launch_bounds__(kThreads1) double_reduction_kernel(BatchView b
     // r = c % 8) holds d = k2 - i2 = 8 q - r + k, that is row k2 - 8 alpha + 1 = 8 q + 1 + k of group alpha.
     // Only the band's cells of rows inside the target are stored (the rest stays minus infinity); the
     // d = -1 entries A(i2, i2 - 1) = S1(i1, k1) (term 3) and B(k, k - 1) = S1(k1 + 1, j1) (term 2) are
-    // written below.
+    // written below. The lanes of a warp take rows c = 8 (lane / 4) + lane % 4 + 4 h of one chunk column
+    // q (four rows of each group): groups are a_group_words = 12 mod 32 banks apart, so the warp's 32
+    // word stores of one k fall on distinct banks.
     for (int e = tid; e < kT * nq; e += kThreads1) {
-      const int c = e % kT, q = e / kT, d0 = chunk_d(i0 + c, q);
+      const unsigned lane = static_cast<unsigned>(e) & 31u, wv = static_cast<unsigned>(e) >> 5;
+      const int c = static_cast<int>(((lane >> 2) << 3) | (lane & 3u) | ((wv & 1u) << 2));
+      const int q = static_cast<int>(wv >> 1), r = c & (kMt - 1), d0 = chunk_d(i0 + c, q);
       if (i0 + c >= m) continue;
-      const Row8<Cell> piece = load_row8_shared(raw + 8 * e);
-      Word* const to = aw + a_word_at(l2, c / kMt, 8 * q + 1, c % kMt);
+      const Row8<Cell> piece = load_row8_shared(raw + 8 * (q * kT + c));
+      Word* const to = aw + a_word_at(l2, c / kMt, 8 * q + 1, r);
       if (d0 >= 0 && d0 + 7 < l2) {
 #pragma unroll
-        for (int k = 0; k < 8; ++k) to[k * kMt] = C::splat_value(piece.v[k]);
+        for (int k = 0; k < 8; ++k) to[k * kMt] = staged_word(piece, k);
       } else {
 #pragma unroll
         for (int k = 0; k < 8; ++k)
-          if (d0 + k >= 0 && d0 + k < l2) to[k * kMt] = C::splat_value(piece.v[k]);
+          if (d0 + k >= 0 && d0 + k < l2) to[k * kMt] = staged_word(piece, k);
       }
     }
     {
