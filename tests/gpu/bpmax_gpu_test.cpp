@@ -38,6 +38,23 @@ std::vector<PairInput> inputs(const std::vector<Case>& cases) {
   return pairs;
 }
 
+// One batch of the cases with target window w2, all on the GPU, equal to the CPU path (sites and
+// tracebacks).
+void expect_one_gpu_batch_equals_the_cpu(const std::vector<Case>& cases, int w2) {
+  const auto pairs = inputs(cases);
+  Params p;
+  p.target_window = w2;
+  GpuStats stats;
+  const auto got = interact_pairs_gpu(pairs, p, TracebackMode::all(), GpuOptions{}, &stats);
+  const auto want = interact_pairs(pairs, p, TracebackMode::all(), Method::cpu);
+  EXPECT_EQ(stats.gpu_pairs, pairs.size()) << "W2 " << w2;
+  ASSERT_EQ(got.size(), want.size());
+  for (std::size_t k = 0; k < pairs.size(); ++k)
+    expect_same_site(want[k].site, got[k].site,
+                     "W2 " + std::to_string(w2) + " pair " + std::to_string(k) + " (" + std::to_string(cases[k].x.size()) +
+                         " x " + std::to_string(cases[k].y.size()) + ")");
+}
+
 TEST(BpmaxGpu, PublicVectorsEqualTheReference) {
   SCREEN_REQUIRE_GPU();
   for (const auto& row : test::read_rows()) {
@@ -220,18 +237,7 @@ TEST(BpmaxGpu, SlabRowChunksAtEveryWindowResidueEqualTheCpu) {
     std::vector<Case> cases;
     for (int m : {w2, w2 + 1, w2 + 3 + w2 % 8, 2 * w2 + 61, 200 + w2 % 8})
       cases.push_back({test::codes(test::random_letters(rng, 5 + (m + w2) % 19)), test::codes(test::random_letters(rng, m))});
-    const auto pairs = inputs(cases);
-    Params p;
-    p.target_window = w2;
-    GpuStats stats;
-    const auto got = interact_pairs_gpu(pairs, p, TracebackMode::all(), GpuOptions{}, &stats);
-    const auto want = interact_pairs(pairs, p, TracebackMode::all(), Method::cpu);
-    EXPECT_EQ(stats.gpu_pairs, pairs.size()) << "W2 " << w2;
-    ASSERT_EQ(got.size(), want.size());
-    for (std::size_t k = 0; k < pairs.size(); ++k)
-      expect_same_site(want[k].site, got[k].site,
-                       "W2 " + std::to_string(w2) + " pair " + std::to_string(k) + " (" +
-                           std::to_string(cases[k].x.size()) + " x " + std::to_string(cases[k].y.size()) + ")");
+    expect_one_gpu_batch_equals_the_cpu(cases, w2);
   }
 }
 
@@ -258,18 +264,7 @@ TEST(BpmaxGpu, WidePatchUpBlockEdgesEqualTheCpu) {
     std::vector<Case> cases;
     for (int m : {191, 192, 193, 383, 384, 385, 577, 700})
       cases.push_back({test::codes(test::random_letters(rng, 4 + m % 20)), test::codes(test::random_letters(rng, m))});
-    const auto pairs = inputs(cases);
-    Params p;
-    p.target_window = w2;
-    GpuStats stats;
-    const auto got = interact_pairs_gpu(pairs, p, TracebackMode::all(), GpuOptions{}, &stats);
-    const auto want = interact_pairs(pairs, p, TracebackMode::all(), Method::cpu);
-    EXPECT_EQ(stats.gpu_pairs, pairs.size()) << "W2 " << w2;
-    ASSERT_EQ(got.size(), want.size());
-    for (std::size_t k = 0; k < pairs.size(); ++k)
-      expect_same_site(want[k].site, got[k].site,
-                       "W2 " + std::to_string(w2) + " pair " + std::to_string(k) + " (" +
-                           std::to_string(cases[k].x.size()) + " x " + std::to_string(cases[k].y.size()) + ")");
+    expect_one_gpu_batch_equals_the_cpu(cases, w2);
   }
 }
 
