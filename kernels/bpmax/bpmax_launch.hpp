@@ -13,8 +13,10 @@
 //      chunks unchanged (cp.async) into a shared-memory table with one row per interval start and
 //      absolute end columns, which is what the double reduction's B operand and the patch-up's window
 //      are, and the minus infinity outside the band comes with them.
-//   S1 (query, window L1) and S2 (z, window L2): L rows x stride1 / stride columns, row d column i
-//      holds S(i, i + d).
+//   S1 (query, window L1): L1 rows x stride1 columns, row d column i holds S1(i, i + d).
+//   S2 (z, window L2): the F slabs' layout, M rows of f_row_cells(L2) cells, row i2 column j2 - (i2 & ~7)
+//      holding S2(i2, j2), minus infinity outside the band and the target (so that the patch-up copies
+//      its window's rows unchanged, as it does F's).
 // All cells of a batch have one type: int16 when every score of every pair fits (max_possible_score
 // <= kMax16, so that "minus infinity" kNeg16 plus any score stays negative and kNeg16 + kNeg16 does
 // not wrap), int32 otherwise.
@@ -44,7 +46,6 @@ constexpr int f_row_cells(int l2) { return (l2 + 7 + 7) / 8 * 8; }
 struct PairDesc {
   std::int32_t n = 0, m = 0;     // query and target lengths (both >= 1)
   std::int32_t l1 = 0, l2 = 0;   // effective windows
-  std::int32_t stride = 0;       // columns of S2 rows (>= m)
   std::int32_t stride1 = 0;      // columns of S1 rows (>= n)
   std::int64_t f = 0;            // first cell of the pair's F slabs in the batch's F buffer
   std::int64_t s1 = 0, s2 = 0;   // first cell of S1 and S2 in the batch's S buffer

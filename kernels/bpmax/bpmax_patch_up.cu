@@ -30,8 +30,8 @@
 //
 // Shared memory: F and S2 of the window, each stored by rows of interval starts: cell (i, j) at
 // i * rl + j + 8 (rl = a multiple of 8, >= L2 + 8; one constant for launches whose windows are all at
-// most 128), so 8 cells of a row with j a multiple of 8 are one aligned 16-byte load, and F's window
-// arrives as cp.async copies of the slab rows' chunks (bpmax_launch.hpp); then the tile
+// most 128), so 8 cells of a row with j a multiple of 8 are one aligned 16-byte load, and both windows
+// arrive as cp.async copies of their rows' chunks (F's slab and S2, bpmax_launch.hpp); then the tile
 // columns' closures P and term-7 weights. Everything starts as minus infinity (in particular the 8 diagonals below the
 // band, which the tile products read for k < i); reads above the band only reach cells outside it.
 #include <type_traits>
@@ -214,7 +214,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) patch_up_kernel(BatchVie
   extern __shared__ __align__(16) unsigned char smem[];
   const SlabTile st = slab_tile(b, prefix, kPT);
   const PairDesc& pd = st.pd;
-  const int i0 = st.i0, l2 = pd.l2, m = pd.m, stride = pd.stride;
+  const int i0 = st.i0, l2 = pd.l2, m = pd.m;
   const PatchGeometry g(l2, kRowLength, kPT);
   Cell* const f = reinterpret_cast<Cell*>(smem);
   Cell* const s = f + g.cells;
@@ -231,7 +231,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) patch_up_kernel(BatchVie
   // Both tables minus infinity, then the window's cells: F as whole chunks of the slab's rows, copied
   // unchanged (cp.async; bpmax_launch.hpp: chunk q of row i0 + c holds the ends row_first(c) + 8 q + k,
   // minus infinity outside the band and the target, so the copy lands at g.at(c, row_first(c) + 8 q)),
-  // S2 as 8-cell pieces of its diagonal rows (16-byte loads, stored cell by cell).
+  // and S2 the same way from its rows, which have the slabs' layout.
   {
     const Eight negs = C::fill8(C::kNeg);
     for (int e = tid; e < 2 * g.cells / 8; e += kThreads) C::store8(f + 8 * e, negs);
@@ -240,31 +240,9 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) patch_up_kernel(BatchVie
   {
     const int nq = row_chunks(pd), rows = imin(g.w, m - i0);
     for (int e = tid; e < rows * nq; e += kThreads) {
-      const int c = e / nq, q = e % nq;
-      copy_chunk_async(f + g.at(c, row_first(c) + 8 * q), slab_row(slab, pd, i0 + c) + 8 * q);
-    }
-  }
-  {
-    constexpr int kInFlight = 4;  // 16-byte loads in flight per thread
-    const int pieces = (g.w + 7) / 8, items = l2 * pieces;
-    for (int e0 = tid; e0 < items; e0 += kThreads * kInFlight) {
-      Row8<Cell> piece[kInFlight];
-#pragma unroll
-      for (int u = 0; u < kInFlight; ++u) {
-        const int e = e0 + u * kThreads, d = e / pieces, c0 = (e % pieces) * 8;
-        if (e < items && i0 + c0 + d < m && i0 + c0 < stride)
-          piece[u] = load_row8(gs2 + static_cast<std::int64_t>(d) * stride + i0 + c0);
-      }
-#pragma unroll
-      for (int u = 0; u < kInFlight; ++u) {
-        const int e = e0 + u * kThreads, d = e / pieces, c0 = (e % pieces) * 8;
-        if (e >= items || i0 + c0 + d >= m || i0 + c0 >= stride) continue;
-#pragma unroll
-        for (int k = 0; k < 8; ++k) {
-          const int c = c0 + k;
-          if (i0 + c + d < m && c + d < g.w) s[g.at(c, c + d)] = piece[u].v[k];
-        }
-      }
+      const int c = e / nq, q = e % nq, at = g.at(c, row_first(c) + 8 * q);
+      copy_chunk_async(f + at, slab_row(slab, pd, i0 + c) + 8 * q);
+      copy_chunk_async(s + at, slab_row(gs2, pd, i0 + c) + 8 * q);
     }
   }
   wait_async_copies();

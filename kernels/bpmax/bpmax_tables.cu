@@ -508,7 +508,6 @@ __global__ void __launch_bounds__(kThreadsSingle) single_tables_kernel(BatchView
   const bool target = strand & 1;
   const int len = target ? pd.m : pd.n;
   const int l = target ? pd.l2 : pd.l1;
-  const int stride = target ? pd.stride : pd.stride1;
   const std::uint8_t* codes = b.codes + (target ? pd.z : pd.x);
   const int i0 = static_cast<int>(item - prefix[strand]) * kSingleT;
   const int width = kSingleT + l - 1;
@@ -517,9 +516,20 @@ __global__ void __launch_bounds__(kThreadsSingle) single_tables_kernel(BatchView
   __syncthreads();
   fill_window<Cell>(t, l, width, codes, i0, len, b.table, kThreadsSingle);
   Cell* out = static_cast<Cell*>(b.s) + (target ? pd.s2 : pd.s1);
-  for (int e = threadIdx.x; e < l * kSingleT; e += kThreadsSingle) {
-    const int d = e / kSingleT, c = e % kSingleT, g = i0 + c;
-    if (g + d < len) out[static_cast<std::int64_t>(d) * stride + g] = t[d * width + c];
+  if (target) {
+    // S2 as rows of interval starts, the F slabs' layout (bpmax_launch.hpp): row g, column
+    // row_column(g, d) holds S2(g, g + d); whole rows, minus infinity outside the band and the target.
+    const int frow = row_cells(pd), own = imin(kSingleT, len - i0);
+    for (int e = threadIdx.x; e < own * frow; e += kThreadsSingle) {
+      const int c = e / frow, u = e % frow, g = i0 + c, d = u - (g & 7);
+      out[static_cast<std::int64_t>(g) * frow + u] =
+          in_band(g, d, l, len) ? t[d * width + c] : static_cast<Cell>(Cells<Cell>::kNeg);
+    }
+  } else {
+    for (int e = threadIdx.x; e < l * kSingleT; e += kThreadsSingle) {
+      const int d = e / kSingleT, c = e % kSingleT, g = i0 + c;
+      if (g + d < len) out[static_cast<std::int64_t>(d) * pd.stride1 + g] = t[d * width + c];
+    }
   }
 }
 
@@ -557,7 +567,7 @@ __global__ void __launch_bounds__(kThreadsSite) sites_kernel(BatchView b, SiteOu
     r.i2 = static_cast<int>(e % nj);
     const Cell* s = static_cast<const Cell*>(b.s);
     r.query_single = pd.l1 == pd.n ? s[pd.s1 + static_cast<std::int64_t>(pd.n - 1) * pd.stride1] : 0;
-    r.target_single = pd.l2 == pd.m ? s[pd.s2 + static_cast<std::int64_t>(pd.m - 1) * pd.stride] : 0;
+    r.target_single = pd.l2 == pd.m ? s[pd.s2 + row_column(0, pd.m - 1)] : 0;  // S2(0, m - 1), row 0
     out[blockIdx.x] = r;
   }
 }

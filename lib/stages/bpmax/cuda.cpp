@@ -46,9 +46,10 @@ std::size_t f_cells(const Band& b) {
   return static_cast<std::size_t>(query_interval_count(b.n, b.l1)) * static_cast<std::size_t>(b.m) *
          static_cast<std::size_t>(kb::f_row_cells(b.l2));
 }
+// S1 by diagonal rows, S2 in the slabs' layout (kernels/bpmax/bpmax_launch.hpp).
 std::size_t s_cells(const Band& b) {
   return static_cast<std::size_t>(b.l1) * static_cast<std::size_t>(round_up(b.n, kAlign)) +
-         static_cast<std::size_t>(b.l2) * static_cast<std::size_t>(round_up(b.m, kAlign));
+         static_cast<std::size_t>(b.m) * static_cast<std::size_t>(kb::f_row_cells(b.l2));
 }
 
 using gpu::EventPair;
@@ -132,7 +133,6 @@ class GpuRunner {
       d.m = b.m;
       d.l1 = b.l1;
       d.l2 = b.l2;
-      d.stride = round_up(b.m, kAlign);
       d.stride1 = round_up(b.n, kAlign);
       d.f = f;
       f += static_cast<std::int64_t>(f_cells(b));
