@@ -339,8 +339,16 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) patch_up_kernel(BatchVie
 constexpr int kFixedRowL2 = 128;
 constexpr int kFixedRow = (kFixedRowL2 + 8 + 7) / 8 * 8;  // 136
 
-// The block's geometry for target window l2 in a launch whose windows are all at most max_l2.
-PatchGeometry launch_geometry(int l2, int max_l2) { return PatchGeometry(l2, max_l2 <= kFixedRowL2 ? kFixedRow : 0); }
+// The geometry of a block `pt` columns wide for target window l2 in a launch whose windows are all at
+// most max_l2, and its shared memory.
+PatchGeometry launch_geometry(int l2, int max_l2, int pt = kPatchT) {
+  return PatchGeometry(l2, max_l2 <= kFixedRowL2 ? kFixedRow : 0, pt);
+}
+std::size_t bytes_for(int l2, int max_l2, int pt, int cell_bytes) {
+  const PatchGeometry g = launch_geometry(l2, max_l2, pt);
+  return (2 * static_cast<std::size_t>(g.cells) + static_cast<std::size_t>(g.ni) * (kClosureCells + seq::kAlphabetSize * 8)) *
+         static_cast<std::size_t>(cell_bytes);
+}
 
 // One thread per tile, and 8 per tile of the longest diagonal.
 int patch_threads(int l2, int pt = kPatchT) {
@@ -357,21 +365,9 @@ std::size_t patch_static_bytes() {
 }
 std::size_t patch_shared_bytes(int l2, int cell_bytes) {
   if (patch_threads(l2) > kPatchThreadsMax || 8 * PatchGeometry(l2).ni > kMaxWindowCodes) return 0;
-  const PatchGeometry g = launch_geometry(l2, l2);
-  return (2 * static_cast<std::size_t>(g.cells) + static_cast<std::size_t>(g.ni) * (kClosureCells + seq::kAlphabetSize * 8)) *
-         static_cast<std::size_t>(cell_bytes);
+  return bytes_for(l2, l2, kPatchT, cell_bytes);
 }
 }  // namespace detail
-
-namespace {
-// Shared memory of a block `pt` columns wide for target window l2 in a launch whose windows are all at
-// most max_l2.
-std::size_t bytes_for(int l2, int max_l2, int pt, int cell_bytes) {
-  const PatchGeometry g(l2, max_l2 <= kFixedRowL2 ? kFixedRow : 0, pt);
-  return (2 * static_cast<std::size_t>(g.cells) + static_cast<std::size_t>(g.ni) * (kClosureCells + seq::kAlphabetSize * 8)) *
-         static_cast<std::size_t>(cell_bytes);
-}
-}  // namespace
 
 int patch_tile_width(int max_l2, bool wide, std::size_t max_shared) {
   const bool fits = bytes_for(max_l2, max_l2, kWidePatchT, 2) + detail::patch_static_bytes() <= max_shared &&
