@@ -273,26 +273,21 @@ __global__ void __launch_bounds__(kThreads1, 2) double_reduction_kernel(BatchVie
   auto copy_a = [&](int k1) {
     const Cell* const a = slab_ptr(f, pd, i1, k1 - i1);
     const int cn = imin(kT, m - i0);  // rows inside the target
-    if (lane16 < nq) {
-      const int q = lane16;
+    // Chunk column q of this thread's rows row8 + 8 j.
+    auto column = [&](int q) {
       Cell* to = raw + 8 * (q * kT + row8);
       const Cell* from = slab_row(a, pd, i0 + row8) + 8 * q;
 #pragma unroll
       for (int j = 0; j < kT / 8; ++j, to += 8 * 8, from += 8 * static_cast<std::int64_t>(row_cells(pd)))
         if (row8 + 8 * j < cn) copy_chunk_async(to, from);
-    }
+    };
+    if (lane16 < nq) column(lane16);
     // Chunk columns past the 16 lanes: one row per thread where there is one (nq = 17 at L2 = 128), not a
     // second pass of lane 0; wider windows keep 16-lane passes (whole sectors of a row).
     if (nq == 17) {
       for (int c = tid; c < cn; c += kThreads1) copy_chunk_async(raw + 8 * (16 * kT + c), slab_row(a, pd, i0 + c) + 8 * 16);
     } else if (lane16 + 16 < nq) {
-      for (int q = lane16 + 16; q < nq; q += 16) {
-        Cell* to = raw + 8 * (q * kT + row8);
-        const Cell* from = slab_row(a, pd, i0 + row8) + 8 * q;
-#pragma unroll
-        for (int j = 0; j < kT / 8; ++j, to += 8 * 8, from += 8 * static_cast<std::int64_t>(row_cells(pd)))
-          if (row8 + 8 * j < cn) copy_chunk_async(to, from);
-      }
+      for (int q = lane16 + 16; q < nq; q += 16) column(q);
     }
   };
   if (i1 < j1) copy_a(i1);  // (d1 = 0 has no k1: its slab (i1, 0) is being written by this launch)
@@ -304,14 +299,15 @@ __global__ void __launch_bounds__(kThreads1, 2) double_reduction_kernel(BatchVie
     {
       const Cell* const bb = slab_ptr(f, pd, k1 + 1, j1 - k1 - 1);
       const int row_end = imin(rows + 1, m - i0);
-      if (lane16 < nq) {
-        const int q = lane16;
+      // Chunk column q of this thread's rows row8 + 8 j, up to the last row or the last column read.
+      auto column = [&](int q) {
         const int jn = imin((row_end - row8 + 7) / 8, (last_j - 8 * q) / 8 + 1);
         Cell* to = bs + b_at(row8, 8 * q, rl);
         const Cell* from = slab_row(bb, pd, i0 + row8) + 8 * q;
         for (int j = 0; j < jn; ++j, to += 8 * (rl + 1), from += 8 * static_cast<std::int64_t>(row_cells(pd)))
           copy_chunk_async(to, from);
-      }
+      };
+      if (lane16 < nq) column(lane16);
       // Chunk columns past the 16 lanes: with one (nq = 17 at L2 = 128), one row per thread, instead of a
       // second pass in which two lanes of every warp copied all the rows (term 1 of 23 x 20,000 0.0271 ->
       // 0.0261 s); wider windows keep 16-lane passes, whole sectors of a row (23 x 200: 0.0037 against
@@ -320,13 +316,7 @@ __global__ void __launch_bounds__(kThreads1, 2) double_reduction_kernel(BatchVie
         for (int k = tid; k < row_end; k += kThreads1)
           if (8 * (k >> 3) + 8 * 16 <= last_j) copy_chunk_async(bs + b_at(k, 8 * (k >> 3) + 8 * 16, rl), slab_row(bb, pd, i0 + k) + 8 * 16);
       } else {
-        for (int q = lane16 + 16; q < nq; q += 16) {
-          const int jn = imin((row_end - row8 + 7) / 8, (last_j - 8 * q) / 8 + 1);
-          Cell* to = bs + b_at(row8, 8 * q, rl);
-          const Cell* from = slab_row(bb, pd, i0 + row8) + 8 * q;
-          for (int j = 0; j < jn; ++j, to += 8 * (rl + 1), from += 8 * static_cast<std::int64_t>(row_cells(pd)))
-            copy_chunk_async(to, from);
-        }
+        for (int q = lane16 + 16; q < nq; q += 16) column(q);
       }
     }
     wait_async_copies();
