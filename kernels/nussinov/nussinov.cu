@@ -6,7 +6,7 @@
 //            diagonal has too few tiles to fill the GPU (split-K), the partial maxima land in scratch;
 //   reduce   max over the split-K partials (only when split);
 //   finalize one block per tile: the in-tile dependencies (m inside tile I's rows or tile J's columns)
-//            and the pair term, in shared memory: 8 x 8 sub-tile anti-diagonal by sub-tile
+//            and the pair term, in shared memory: 4 x 4 sub-tile anti-diagonal by sub-tile
 //            anti-diagonal (finish_subtiles), or cell anti-diagonal by cell anti-diagonal for the
 //            diagonal tiles (d = 0).
 // Lookahead schedule (default): the panel of diagonal d skips its two edge K tiles (K = I+1 and
@@ -50,9 +50,12 @@ constexpr int kFinalLd = T + 1;
 // column -1 of row a, C[T * kFinalLd + b] row T: the neighbouring tiles' cells the pair term reads, so
 // C(a + 1, b - 1) needs no case on the tile's edges), DI, DJ, then the pair weights W (16-bit) and 16
 // bytes of slack. The slack keeps the finisher's unpredicated loads of idle steps inside the block's memory.
-constexpr int kCOff = 8;
-constexpr std::size_t kFinalSmem =
-    (kCOff + (T + 1u) * kFinalLd + 2u * T * kFinalLd) * sizeof(int) + T * T * sizeof(std::int16_t) + 16u;
+// kCOff puts DI right after C (the finisher reads C's rows past T, paired with minus infinity: they must hold
+// table values, not stale memory) and 16-byte aligned (edge_products16).
+constexpr int kCOff = 11;
+constexpr int kDIOff = kCOff + (T + 1) * kFinalLd;
+static_assert(kDIOff % 4 == 0 && kCOff >= 8, "DI 16-byte aligned, C with 8 ints of slack before it");
+constexpr std::size_t kFinalSmem = (kDIOff + 2u * T * kFinalLd) * sizeof(int) + T * T * sizeof(std::int16_t) + 16u;
 constexpr int kNegInt = -(1 << 29);  // minus infinity of the finisher's terms: two of them still add without overflow
 
 Tuning g_tuning{};
@@ -395,64 +398,70 @@ __device__ __forceinline__ int with_pair_term(int v, int a, int b, const int* C,
   return wgt > 0 ? max(v, C[(a + 1) * kFinalLd + b - 1] + wgt) : v;
 }
 
-// The in-tile dependencies and the pair term of an off-diagonal tile (d >= 1), in 8 x 8 sub-tiles.
-// Cell (a, b) of tile (I, J) takes max over m > a in tile I's rows of DI(a, m) + C(m, b) and over
-// m < b in tile J's columns of C(a, m) + DJ(m, b): it depends on the cells below it in its column and
-// left of it in its row. So sub-tile (A, B) (rows 8A.., columns 8B..) depends on the sub-tiles below
-// it in column B and left of it in row A, and the sub-tiles are final stage by stage, s = B - A + 7
-// (0: the bottom-left one, 14: the top-right one). At stage s, the 8 lanes of a finisher finish one
-// stage-s sub-tile: its own terms (m inside it) and the pair term, cell anti-diagonal by cell
-// anti-diagonal (15 warp steps); then every sub-tile of a later stage adds the two 8 x 8 x 8
-// max-plus products that have just become final: DI rows x the final sub-tile below it in its
-// column, and the final sub-tile left of it in its row x DJ columns, into the 16 cells each thread
-// holds in registers. 15 block barriers and short warp steps instead of the cell wavefront's 127
-// barriers over up to 126 terms (the n = 10,000 fold spent 21 of its 29 ms in that wavefront).
-constexpr int kSub = 8;               // sub-tile edge
+// The in-tile dependencies and the pair term of an off-diagonal tile (d >= 1), in kSub x kSub sub-tiles
+// (e = kSub below). Cell (a, b) of tile (I, J) takes max over m > a in tile I's rows of DI(a, m) + C(m, b)
+// and over m < b in tile J's columns of C(a, m) + DJ(m, b): it depends on the cells below it in its
+// column and left of it in its row. So sub-tile (A, B) (rows e A.., columns e B..) depends on the
+// sub-tiles below it in column B and left of it in row A, and the sub-tiles are final stage by stage,
+// s = B - A + T / e - 1 (0: the bottom-left one, kStages - 1: the top-right one). At stage s, the e lanes
+// of a finisher finish one stage-s sub-tile: its own terms (m inside it) and the pair term, cell
+// anti-diagonal by cell anti-diagonal (2 e - 1 warp steps); then every sub-tile of a later stage adds the
+// two e x e x e max-plus products that have just become final: DI rows x the final sub-tile below it in
+// its column, and the final sub-tile left of it in its row x DJ columns, into the cells its threads hold
+// in registers. kStages block barriers and short warp steps instead of the cell wavefront's 127 barriers
+// over up to 126 terms (the n = 10,000 fold spent 21 of its 29 ms in that wavefront). e = 4 (31 stages of
+// 7 steps of 6 terms) against e = 8 (15 of 15 steps of 14 terms): finalize 84 -> 76 us a block at
+// n = 26,000, the fold at 10,000 nt 0.014 -> 0.013 s (H100).
+constexpr int kSub = 4;               // sub-tile edge
 constexpr int kSubs = T / kSub;       // sub-tiles per tile side
 constexpr int kStages = 2 * kSubs - 1;
-static_assert(kFinalThreads == 4 * kSubs * kSubs, "four threads (two rows each) per sub-tile");
+constexpr int kSubThreads = kFinalThreads / (kSubs * kSubs);  // threads of a sub-tile (its products)
+constexpr int kSubRows = kSub / kSubThreads;                  // its rows per thread
+static_assert(kSubThreads * kSubs * kSubs == kFinalThreads && kSubRows * kSubThreads == kSub, "sub-tile threads");
 
 __device__ __forceinline__ void finish_subtiles(int* C, const int* DI, const int* DJ, const std::int16_t* W) {
   constexpr int ld = kFinalLd;
-  const int tid = threadIdx.x, sub = tid >> 2, part = tid & 3;
-  // A warp holds the 8 sub-tiles of one column: their products with the final sub-tile below read
-  // the same C rows (broadcasts), and those with the one to their left DJ rows 8 apart.
+  const int tid = threadIdx.x, sub = tid / kSubThreads, part = tid % kSubThreads;
+  // Consecutive threads hold the sub-tiles of one column: their products with the final sub-tile below
+  // read the same C rows (broadcasts).
   const int A = sub % kSubs, B = sub / kSubs, my_stage = B - A + kSubs - 1;
-  const int r0 = A * kSub + part * 2, c0 = B * kSub;
-  int acc[2][kSub];
+  const int r0 = A * kSub + part * kSubRows, c0 = B * kSub;
+  int acc[kSubRows][kSub];
 #pragma unroll
-  for (int r = 0; r < 2; ++r)
+  for (int r = 0; r < kSubRows; ++r)
 #pragma unroll
     for (int c = 0; c < kSub; ++c) acc[r][c] = C[(r0 + r) * ld + c0 + c];
   for (int s = 0; s < kStages; ++s) {
     if (my_stage == s) {
 #pragma unroll
-      for (int r = 0; r < 2; ++r)
+      for (int r = 0; r < kSubRows; ++r)
 #pragma unroll
         for (int c = 0; c < kSub; ++c) C[(r0 + r) * ld + c0 + c] = acc[r][c];
     }
     __syncthreads();
     if (tid < kSubs * kSub) {
-      // Finisher k (8 lanes) takes the k-th sub-tile of stage s; lane l its local row l, column
-      // cb = l + t - 7 at step t. Every step runs the same loads and fused add-max on every lane, with
+      // Finisher k (kSub lanes) takes the k-th sub-tile of stage s; lane l its local row l, column
+      // cb = l + t - (kSub - 1) at step t. Every step runs the same loads and fused add-max on every lane, with
       // no branch: the terms that are not this cell's are harmless (max is idempotent and every term
       // is a lower bound of the cell), idle lanes (and idle finishers, mapped to sub-tile (0, 0)) only
       // skip the store. Terms of cell (a, b), m over the sub-tile:
-      //   below, m = a + o (o = 1 .. 7): DI(a, m) + C(m, b); final for m in the sub-tile (lane l + o
+      //   below, m = a + o (o = 1 .. kSub - 1): DI(a, m) + C(m, b); final for m in the sub-tile (lane l + o
       //     wrote it o steps ago) or the one below (an earlier stage); DI(a, m) minus infinity past the tile;
-      //   left, m = 8 fb + o (o = 0 .. 6): C(a, m) + DJ(m, b); this lane's own cells, final for m < b;
+      //   left, m = kSub fb + o (o = 0 .. kSub - 2): C(a, m) + DJ(m, b); this lane's own cells, final for m < b;
       //     for m >= b the term is C(a, m) + DJ(m, b) with DJ(b, b) = 0 (the cell's own value) or DJ's
       //     lower triangle, loaded as minus infinity.
-      // Each step is then 23 loads and 14 fused add-max in two chains; the predicated, branching form
-      // spent about 100 instructions and 570 cycles a step (Nsight Compute, n = 26,000).
-      const int k = tid >> 3, l = tid & 7;
+      // Each step is then 2 (kSub - 1) + 3 loads and 2 (kSub - 1) fused add-max in two chains; the
+      // predicated, branching form spent about 100 instructions and 570 cycles a step (8 x 8 sub-tiles,
+      // Nsight Compute, n = 26,000). Idle steps and idle finishers load cells that another finisher may be
+      // writing in the same stage; those values are discarded (compute-sanitizer's racecheck lists them).
+      const int k = tid / kSub, l = tid % kSub;
       int fa = (s < kSubs - 1 ? kSubs - 1 - s : 0) + k, fb = fa + s - (kSubs - 1);
       const bool on = fa < kSubs && fb >= 0 && fb < kSubs;
       if (!on) fa = fb = 0;
       const int a = fa * kSub + l;
-      int* const pc = C + a * ld + fb * kSub + l - (kSub - 1);               // + t: cell (a, 8 fb + cb)
-      const int* const prow = C + a * ld + fb * kSub;                         // + o: cell (a, 8 fb + o)
-      const int* const pdj = DJ + fb * kSub * ld + fb * kSub + l - (kSub - 1);  // + o ld + t: DJ(8 fb + o, 8 fb + cb)
+      int* const pc = C + a * ld + fb * kSub + l - (kSub - 1);               // + t: cell (a, kSub fb + cb)
+      const int* const prow = C + a * ld + fb * kSub;                         // + o: cell (a, kSub fb + o)
+      const int* const pdj = DJ + fb * kSub * ld + fb * kSub + l - (kSub - 1);  // + o ld + t: DJ(kSub fb + o, kSub fb + cb)
       const std::int16_t* const pw = W + a * T + fb * kSub + l - (kSub - 1);  // + t: the pair weight of the cell
       int di[kSub];
 #pragma unroll
@@ -484,7 +493,7 @@ __device__ __forceinline__ void finish_subtiles(int* C, const int* DI, const int
 #pragma unroll
           for (int c = 0; c < kSub; ++c) bv[c] = C[m * ld + c0 + c];
 #pragma unroll
-          for (int r = 0; r < 2; ++r) {
+          for (int r = 0; r < kSubRows; ++r) {
             const int av = DI[(r0 + r) * ld + m];
 #pragma unroll
             for (int c = 0; c < kSub; ++c) acc[r][c] = max(acc[r][c], av + bv[c]);
@@ -499,7 +508,7 @@ __device__ __forceinline__ void finish_subtiles(int* C, const int* DI, const int
 #pragma unroll
           for (int c = 0; c < kSub; ++c) bv[c] = DJ[m * ld + c0 + c];
 #pragma unroll
-          for (int r = 0; r < 2; ++r) {
+          for (int r = 0; r < kSubRows; ++r) {
             const int av = C[(r0 + r) * ld + m];
 #pragma unroll
             for (int c = 0; c < kSub; ++c) acc[r][c] = max(acc[r][c], av + bv[c]);
@@ -512,6 +521,69 @@ __device__ __forceinline__ void finish_subtiles(int* C, const int* DI, const int
   }
 }
 
+// The lookahead schedule's two edge products of a finalize tile (K = I + 1 and K = J - 1; one when
+// d = 2), for plain 16-bit cells: two k to a register as in panel16 (A's words as stored, B's built from
+// two rows), 16 fused add-max per thread and k-pair instead of 16 per k in 32-bit; into C (max).
+// As, Bs: [k-pair][row] and [k-pair][column] words, in the DI and DJ buffers.
+__device__ __forceinline__ void edge_products16(int* C, unsigned* As, unsigned* Bs, const std::int16_t* base, int I,
+                                                int J, int nt, int d) {
+  const int tid = threadIdx.x, r0 = (tid >> 4) * 4, c0 = (tid & 15) * 4;
+  unsigned acc[4][4];
+#pragma unroll
+  for (int r = 0; r < 4; ++r)
+#pragma unroll
+    for (int c = 0; c < 4; ++c) acc[r][c] = 0u;
+  for (int e = 0; e < (d == 2 ? 1 : 2); ++e) {
+    const int K = e == 0 ? I + 1 : J - 1;
+    const uint4* At = reinterpret_cast<const uint4*>(base + tile_index(I, K, nt) * T * T);
+    const uint4* Bt = reinterpret_cast<const uint4*>(base + tile_index(K, J, nt) * T * T);
+    uint4 ra[2], rb[2];
+#pragma unroll
+    for (int l = 0; l < 2; ++l) ra[l] = __ldg(At + ((tid + l * kFinalThreads) & (T - 1)) * (T / 8) + ((tid + l * kFinalThreads) >> 6));
+    const int p = tid >> 3, j = tid & 7;  // B: k-pair p, columns 8 j .. 8 j + 7
+    rb[0] = __ldg(Bt + (2 * p) * (T / 8) + j);
+    rb[1] = __ldg(Bt + (2 * p + 1) * (T / 8) + j);
+    __syncthreads();  // As / Bs free
+#pragma unroll
+    for (int l = 0; l < 2; ++l) {
+      const int u = tid + l * kFinalThreads, row = u & (T - 1), q = u >> 6;
+      As[(4 * q + 0) * T + row] = ra[l].x;
+      As[(4 * q + 1) * T + row] = ra[l].y;
+      As[(4 * q + 2) * T + row] = ra[l].z;
+      As[(4 * q + 3) * T + row] = ra[l].w;
+    }
+    {
+      const uint4 x = rb[0], y = rb[1];
+      uint4* to = reinterpret_cast<uint4*>(Bs + p * T + 8 * j);
+      to[0] = make_uint4(__byte_perm(x.x, y.x, 0x5410), __byte_perm(x.x, y.x, 0x7632), __byte_perm(x.y, y.y, 0x5410),
+                         __byte_perm(x.y, y.y, 0x7632));
+      to[1] = make_uint4(__byte_perm(x.z, y.z, 0x5410), __byte_perm(x.z, y.z, 0x7632), __byte_perm(x.w, y.w, 0x5410),
+                         __byte_perm(x.w, y.w, 0x7632));
+    }
+    __syncthreads();
+#pragma unroll 4
+    for (int q = 0; q < kPairs; ++q) {
+      const uint4 a4 = *reinterpret_cast<const uint4*>(As + q * T + r0);
+      const uint4 b4 = *reinterpret_cast<const uint4*>(Bs + q * T + c0);
+      const unsigned ar[4] = {a4.x, a4.y, a4.z, a4.w}, br[4] = {b4.x, b4.y, b4.z, b4.w};
+#pragma unroll
+      for (int r = 0; r < 4; ++r)
+#pragma unroll
+        for (int c = 0; c < 4; ++c) acc[r][c] = __viaddmax_s16x2(ar[r], br[c], acc[r][c]);
+    }
+  }
+#pragma unroll
+  for (int r = 0; r < 4; ++r)
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+      const unsigned v = acc[r][c];
+      const int even = static_cast<std::int16_t>(v & 0xffffu), odd = static_cast<std::int16_t>(v >> 16);
+      int& x = C[(r0 + r) * kFinalLd + c0 + c];
+      x = max(x, max(even, odd));
+    }
+  __syncthreads();
+}
+
 // One block per tile of diagonal d. P (may be null): the panel's max over the middle K tiles.
 // edges: also the max-plus products over K = I+1 and K = J-1 (the lookahead schedule leaves those
 // two to this kernel, so the panel of diagonal d can run while diagonal d-1 is being finalized).
@@ -521,9 +593,9 @@ template <typename Cell, bool REL = false>
 __global__ void __launch_bounds__(kFinalThreads) finalize_kernel(Cell* tab, SeqInfo si, const std::uint8_t* codes,
                                                                  Diag w, int S, const Cell* P_all, bool edges,
                                                                  Params p, PairTable pt) {
-  extern __shared__ int fsm[];
+  extern __shared__ __align__(16) int fsm[];
   int* C = fsm + kCOff;             // kFinalSmem: rows 0 .. T, columns -1 .. T-1
-  int* DI = C + (T + 1) * kFinalLd;
+  int* DI = fsm + kDIOff;
   int* DJ = DI + T * kFinalLd;
   std::int16_t* W = reinterpret_cast<std::int16_t*>(DJ + T * kFinalLd);  // W[a][b]: weight of pairing (i, j-1)
   const int g = blockIdx.x, d = w.d;
@@ -540,10 +612,21 @@ __global__ void __launch_bounds__(kFinalThreads) finalize_kernel(Cell* tab, SeqI
   } else {
     for (int e = tid; e < T * T; e += kFinalThreads) C[(e / T) * kFinalLd + (e % T)] = 0;
   }
-  // The pair weights of the tile's cells, ahead of the wavefront (keeps global reads off its path).
-  for (int e = tid; e < T * T; e += kFinalThreads) {
-    const int i = I * T + e / T, j = J * T + e % T;
-    W[e] = static_cast<std::int16_t>(j - i >= 2 ? screen::nussinov::pair_score(p, pt, seq, i, j - 1) : 0);
+  // The pair weights of the tile's cells, ahead of the wavefront (keeps global reads off its path), from
+  // the weight table and the tile's codes in shared memory: indexing the kernel parameter by code pairs
+  // serialized the lanes' constant loads (10% of a finalize block at n = 26,000).
+  {
+    __shared__ std::int16_t wtab[seq::kAlphabetSize * seq::kAlphabetSize];
+    __shared__ std::uint8_t row_codes[T], col_codes[T];  // codes of i = I T + a and of j - 1 = J T + b - 1
+    if (tid < seq::kAlphabetSize * seq::kAlphabetSize) wtab[tid] = pt.w[tid];
+    if (tid < T) row_codes[tid] = seq[I * T + tid];
+    else if (tid < 2 * T) col_codes[tid - T] = seq[max(J * T + (tid - T) - 1, 0)];  // j - 1 < 0: no pair (j - i < 2)
+    __syncthreads();
+    for (int e = tid; e < T * T; e += kFinalThreads) {
+      const int a = e / T, b = e % T, i = I * T + a, j = J * T + b;
+      const bool pairs = j - i >= 2 && screen::nussinov::span_allows_pair(p, i, j - 1);
+      W[e] = pairs ? wtab[row_codes[a] * seq::kAlphabetSize + col_codes[b]] : std::int16_t{0};
+    }
   }
   if (d >= 1 && tid < T) {
     const std::size_t tn = tile_index(I + 1, J, nt), tw = tile_index(I, J - 1, nt);
@@ -555,40 +638,44 @@ __global__ void __launch_bounds__(kFinalThreads) finalize_kernel(Cell* tab, SeqI
     }
   }
   if (edges && d >= 2) {
-    int acc[4][4];
+    if constexpr (sizeof(Cell) == 2 && !REL) {
+      edge_products16(C, reinterpret_cast<unsigned*>(DI), reinterpret_cast<unsigned*>(DJ), base, I, J, nt, d);
+    } else {
+      int acc[4][4];
 #pragma unroll
-    for (int r = 0; r < 4; ++r)
+      for (int r = 0; r < 4; ++r)
 #pragma unroll
-      for (int c = 0; c < 4; ++c) acc[r][c] = 0;
-    const int r0 = (tid >> 4) * 4, c0 = (tid & 15) * 4;
-    for (int e = 0; e < (d == 2 ? 1 : 2); ++e) {
-      const int K = e == 0 ? I + 1 : J - 1;
-      __syncthreads();  // DI / DJ free
-      const std::size_t ta = tile_index(I, K, nt), tbb = tile_index(K, J, nt);
-      load_tile(DI, base + ta * T * T, tile_base<REL>(tb, ta));
-      load_tile(DJ, base + tbb * T * T, tile_base<REL>(tb, tbb));
-      __syncthreads();
+        for (int c = 0; c < 4; ++c) acc[r][c] = 0;
+      const int r0 = (tid >> 4) * 4, c0 = (tid & 15) * 4;
+      for (int e = 0; e < (d == 2 ? 1 : 2); ++e) {
+        const int K = e == 0 ? I + 1 : J - 1;
+        __syncthreads();  // DI / DJ free
+        const std::size_t ta = tile_index(I, K, nt), tbb = tile_index(K, J, nt);
+        load_tile(DI, base + ta * T * T, tile_base<REL>(tb, ta));
+        load_tile(DJ, base + tbb * T * T, tile_base<REL>(tb, tbb));
+        __syncthreads();
 #pragma unroll 4
-      for (int k = 0; k < T; ++k) {
-        int av[4], bv[4];
+        for (int k = 0; k < T; ++k) {
+          int av[4], bv[4];
 #pragma unroll
-        for (int r = 0; r < 4; ++r) av[r] = DI[(r0 + r) * kFinalLd + k];
+          for (int r = 0; r < 4; ++r) av[r] = DI[(r0 + r) * kFinalLd + k];
 #pragma unroll
-        for (int c = 0; c < 4; ++c) bv[c] = DJ[k * kFinalLd + c0 + c];
+          for (int c = 0; c < 4; ++c) bv[c] = DJ[k * kFinalLd + c0 + c];
 #pragma unroll
-        for (int r = 0; r < 4; ++r)
+          for (int r = 0; r < 4; ++r)
 #pragma unroll
-          for (int c = 0; c < 4; ++c) acc[r][c] = max(acc[r][c], av[r] + bv[c]);
+            for (int c = 0; c < 4; ++c) acc[r][c] = max(acc[r][c], av[r] + bv[c]);
+        }
       }
+#pragma unroll
+      for (int r = 0; r < 4; ++r)
+#pragma unroll
+        for (int c = 0; c < 4; ++c) {
+          int& x = C[(r0 + r) * kFinalLd + c0 + c];
+          x = max(x, acc[r][c]);
+        }
+      __syncthreads();
     }
-#pragma unroll
-    for (int r = 0; r < 4; ++r)
-#pragma unroll
-      for (int c = 0; c < 4; ++c) {
-        int& x = C[(r0 + r) * kFinalLd + c0 + c];
-        x = max(x, acc[r][c]);
-      }
-    __syncthreads();
   }
   if (d >= 1) {
     const std::size_t ti = tile_index(I, I, nt), tj = tile_index(J, J, nt);
