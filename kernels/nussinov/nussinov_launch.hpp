@@ -29,8 +29,8 @@ struct Tuning {
   AddMaxOp op = AddMaxOp::dpx;
   int force_cell_bytes = 0;  // 0 = automatic (2 while the score bound fits int16), 2 or 4 to force
   bool force_relative = false;  // tiled engine: relative 16-bit cells even where plain ones fit (tests)
-  // split-K: aim for this many waves of panel blocks on each diagonal. 4 since the k-paired panel
-  // (4 blocks an SM by its registers): H100, n = 26,000: waves 1/2/4/8 0.153/0.146/0.143/0.144 s.
+  // split-K: aim for this many waves of panel blocks on each diagonal (waves of the unpadded kernel,
+  // 6 blocks an SM). H100, n = 26,000, 16-bit: waves 1/2/4/8 0.131/0.124/0.124/0.128 s.
   int split_waves = 4;
   bool lookahead = true;     // run panel(d) beside finalize(d-1) (edge K tiles done in finalize)
   bool finalize_priority = true;   // the finalize stream at the highest stream priority
