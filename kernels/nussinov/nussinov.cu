@@ -396,6 +396,40 @@ __device__ __forceinline__ void load_tile(int* dst, const Cell* src, int add = 0
   }
 }
 
+// The panel's partial maxima of a tile: the max over `slices` split-K slices (`stride` cells apart),
+// plus add, into shared ints as load_tile does. Slices beyond the first are the reduce kernel's work
+// folded into this load (Tuning::fused_slices).
+template <typename Cell>
+__device__ __forceinline__ void load_partials(int* dst, const Cell* src, int slices, std::size_t stride, int add) {
+  constexpr int per = 16 / static_cast<int>(sizeof(Cell));
+  constexpr int rounds = T * T / per / kFinalThreads;
+  const uint4* s4 = reinterpret_cast<const uint4*>(src);
+  uint4 v[rounds];
+#pragma unroll
+  for (int k = 0; k < rounds; ++k) v[k] = __ldg(s4 + k * kFinalThreads + threadIdx.x);
+  for (int j = 1; j < slices; ++j) {
+    const uint4* o4 = reinterpret_cast<const uint4*>(src + j * stride);
+#pragma unroll
+    for (int k = 0; k < rounds; ++k) {
+      const uint4 o = __ldg(o4 + k * kFinalThreads + threadIdx.x);
+      if constexpr (sizeof(Cell) == 2) {
+        v[k] = make_uint4(__vmaxs2(v[k].x, o.x), __vmaxs2(v[k].y, o.y), __vmaxs2(v[k].z, o.z), __vmaxs2(v[k].w, o.w));
+      } else {
+        v[k] = make_uint4(max(static_cast<int>(v[k].x), static_cast<int>(o.x)), max(static_cast<int>(v[k].y), static_cast<int>(o.y)),
+                          max(static_cast<int>(v[k].z), static_cast<int>(o.z)), max(static_cast<int>(v[k].w), static_cast<int>(o.w)));
+      }
+    }
+  }
+#pragma unroll
+  for (int k = 0; k < rounds; ++k) {
+    const int e = (k * kFinalThreads + static_cast<int>(threadIdx.x)) * per;
+    Cell vals[per];
+    memcpy(vals, &v[k], 16);
+#pragma unroll
+    for (int x = 0; x < per; ++x) dst[(e / T) * kFinalLd + (e % T) + x] = add + vals[x];
+  }
+}
+
 // v with the pair term of tile cell (a, b): M(i + 1, j - 1) + w when (i, j - 1) may pair (weight W). The
 // inner cell is C(a + 1, b - 1): on the tile's edges, row T and column -1 of C hold the tiles below (I+1, J),
 // left (I, J-1) and below-left (I+1, J-1).
@@ -597,8 +631,8 @@ __device__ __forceinline__ void edge_products16(int* C, unsigned* As, unsigned* 
 // as offsets from the finished tile's minimum, which becomes its base.
 template <typename Cell, bool REL = false>
 __global__ void __launch_bounds__(kFinalThreads) finalize_kernel(Cell* tab, SeqInfo si, const std::uint8_t* codes,
-                                                                 Diag w, int S, const Cell* P_all, bool edges,
-                                                                 Params p, PairTable pt) {
+                                                                 Diag w, int S, const Cell* P_all, int slices,
+                                                                 bool edges, Params p, PairTable pt) {
   extern __shared__ __align__(16) int fsm[];
   int* C = fsm + kCOff;             // kFinalSmem: rows 0 .. T, columns -1 .. T-1
   int* DI = fsm + kDIOff;
@@ -614,7 +648,7 @@ __global__ void __launch_bounds__(kFinalThreads) finalize_kernel(Cell* tab, SeqI
   const int tid = threadIdx.x;
   const Cell* P = P_all ? P_all + static_cast<std::size_t>(g) * S * T * T : nullptr;
   if (P) {  // a panel ran: d >= 2, and REL partials are relative to base(I+1, J-1)
-    load_tile(C, P, tile_base<REL>(tb, tile_index(I + 1, J - 1, nt)));
+    load_partials(C, P, slices, static_cast<std::size_t>(T) * T, tile_base<REL>(tb, tile_index(I + 1, J - 1, nt)));
   } else {
     for (int e = tid; e < T * T; e += kFinalThreads) C[(e / T) * kFinalLd + (e % T)] = 0;
   }
@@ -1039,6 +1073,8 @@ void run_tiled(const std::vector<const std::uint8_t*>& seqs, const Plan& pl, con
   CUDA_CHECK(cudaFuncSetAttribute(finalize_kernel<Cell, REL>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                   static_cast<int>(kFinalSmem)));
   const int op = static_cast<int>(g_tuning.op);
+  // Split-K slices folded into finalize's load instead of the reduce kernel (Tuning::fused_slices).
+  const int fused = std::max(1, g_tuning.fused_slices);
   // Padding of the 16-bit panel's blocks (Tuning::panel_blocks_per_sm); none for the 32-bit one.
   const std::size_t pad = sizeof(Cell) == 2 ? panel_padding(2, device_of_current()) : 0;
   if constexpr (sizeof(Cell) == 2) {
@@ -1098,7 +1134,7 @@ void run_tiled(const std::vector<const std::uint8_t*>& seqs, const Plan& pl, con
         else panel32_kernel<0><<<blocks, kPanelThreads, 0, st.pan>>>(tab.get(), si, w, S, scratch);
       }
       CUDA_CHECK_LAUNCH();
-      if (S > 1) {
+      if (S > fused) {
         const long long words = static_cast<long long>(tiles) * (T * T * static_cast<int>(sizeof(Cell)) / 4);
         const int rb = static_cast<int>(std::min<long long>((words + 255) / 256, 8192));
         reduce_kernel<static_cast<int>(sizeof(Cell))>
@@ -1109,7 +1145,7 @@ void run_tiled(const std::vector<const std::uint8_t*>& seqs, const Plan& pl, con
       CUDA_CHECK(cudaStreamWaitEvent(st.fin, st.pan_done, 0));
     }
     finalize_kernel<Cell, REL><<<static_cast<unsigned>(tiles), kFinalThreads, kFinalSmem, st.fin>>>(
-        tab.get(), si, dcodes.get(), w, S, S > 0 ? scratch : nullptr, pl.lookahead, p, pt);
+        tab.get(), si, dcodes.get(), w, S, S > 0 ? scratch : nullptr, S > fused ? 1 : S, pl.lookahead, p, pt);
     CUDA_CHECK_LAUNCH();
     CUDA_CHECK(cudaEventRecord(st.fin_done[d % 4], st.fin));
     if (host) copy_final_rows(d);

@@ -30,8 +30,13 @@ struct Tuning {
   int force_cell_bytes = 0;  // 0 = automatic (2 while the score bound fits int16), 2 or 4 to force
   bool force_relative = false;  // tiled engine: relative 16-bit cells even where plain ones fit (tests)
   // split-K: aim for this many waves of panel blocks on each diagonal (waves of the unpadded kernel,
-  // 6 blocks an SM). H100, n = 26,000, 16-bit: waves 1/2/4/8 0.131/0.124/0.124/0.128 s.
-  int split_waves = 4;
+  // 6 blocks an SM), and diagonals split into at most fused_slices slices skip the reduce kernel:
+  // finalize maxes the slices as it loads them. H100 (nussinov_gpu_timing --fused, best of 3), waves 2
+  // / 4 with the reduce kernel always: 10,000 nt 0.0111 / 0.0117 s, 26,000 nt 0.1239 / 0.1239 s; waves 2
+  // with up to 16 slices fused: 0.0110 s, 0.1224 s, 37,000 nt 0.3332 s (every slice fused: 10,000 nt
+  // 0.0114 s, the long finalize chain pays for the extra loads).
+  int split_waves = 2;
+  int fused_slices = 16;
   bool lookahead = true;     // run panel(d) beside finalize(d-1) (edge K tiles done in finalize)
   bool finalize_priority = true;   // the finalize stream at the highest stream priority
   int panel_blocks_per_sm = 4;     // 16-bit panel on small diagonals: at most this many blocks an SM (0: no cap)

@@ -7,6 +7,7 @@
 // --widths N: the cell formats at n = N (plain 16-bit where it fits, relative 16-bit, 32-bit).
 // --priority N,...: finalize's stream priority off/on by split-K waves 1 and 2 at each n.
 // --occupancy N,...: the 16-bit panel capped at 3..6 blocks an SM, or not, at each n.
+// --fused N,...: split-K slices maxed by finalize (Tuning::fused_slices) by split-K waves, at each n.
 // --hairpins: fold_gpu_batch over a FASTA set, score only and with tracebacks (checked against the reference).
 // --genome: fold_gpu_long on the one sequence of a FASTA file, score only and with traceback.
 // Exit status 1 if any check fails. Times are printed, never judged.
@@ -326,6 +327,27 @@ void sweep_waves(int n) {
   knl::set_tuning(knl::Tuning{});
 }
 
+// Split-K slices folded into finalize (Tuning::fused_slices) by split-K waves, per size; best of `reps`.
+void compare_fused(const std::vector<int>& sizes, int reps) {
+  nu::Params p;
+  std::printf("\nsplit-K slices maxed by finalize instead of the reduce kernel (16-bit, best of %d)\n", reps);
+  for (int n : sizes) {
+    const auto s = random_seq(n, 82u);
+    long long ref = -1;
+    for (int waves : {2, 4})
+      for (int fused : {1, 4, 8, 16, 1 << 20}) {
+        knl::Tuning t;
+        t.split_waves = waves;
+        t.fused_slices = fused;
+        const Timed r = time_with(t, s, p, reps);
+        if (ref < 0) ref = r.score;
+        check(r.score == ref, "fused-slices variant score differs");
+        std::printf("n %-7d waves %d fused up to %-8d %.4f s  %.3e updates/s\n", n, waves, fused, r.best, updates(n) / r.best);
+      }
+  }
+  knl::set_tuning(knl::Tuning{});
+}
+
 // Stream priority of finalize (off / on) by split-K waves (1, 2), per size; best of `reps`.
 void compare_priority(const std::vector<int>& sizes, int reps) {
   nu::Params p;
@@ -381,7 +403,7 @@ std::vector<int> parse_list(const std::string& s) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<int> sizes, priority_sizes, occupancy_sizes;
+  std::vector<int> sizes, priority_sizes, occupancy_sizes, fused_sizes;
   std::string hairpins, genome;
   int ops_n = 0, widths_n = 0, waves_n = 0, transcripts = 0, cpu_check_max = 10000, reps = 2;
   for (int a = 1; a < argc; ++a) {
@@ -392,6 +414,7 @@ int main(int argc, char** argv) {
     else if (k == "--widths") widths_n = std::stoi(v), ++a;
     else if (k == "--priority") priority_sizes = parse_list(v), ++a;
     else if (k == "--occupancy") occupancy_sizes = parse_list(v), ++a;
+    else if (k == "--fused") fused_sizes = parse_list(v), ++a;
     else if (k == "--waves") waves_n = std::stoi(v), ++a;
     else if (k == "--transcripts") transcripts = std::stoi(v), ++a;
     else if (k == "--hairpins") hairpins = v, ++a;
@@ -416,6 +439,7 @@ int main(int argc, char** argv) {
     if (widths_n > 0) time_widths(widths_n, reps);
     if (!priority_sizes.empty()) compare_priority(priority_sizes, reps);
     if (!occupancy_sizes.empty()) compare_occupancy(occupancy_sizes, reps);
+    if (!fused_sizes.empty()) compare_fused(fused_sizes, reps);
     if (waves_n > 0) compare_lookahead(waves_n);
     if (waves_n > 0) sweep_waves(waves_n);
     if (!sizes.empty()) time_sizes(sizes, cpu_check_max, reps);
