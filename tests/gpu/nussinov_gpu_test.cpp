@@ -266,6 +266,75 @@ TEST(NussinovGpu, PastTheSixteenBitBoundRelativeCellsMatchReference) {
   compare_case(c, seqs, "auto relative");
 }
 
+// The tiled engine's tables do not depend on how the work is cut: split-K waves, the split-K slices
+// maxed by finalize instead of the reduce kernel, the panel's padding and the schedule give the same
+// bytes (and tile bases) as the defaults, in plain 16-bit, relative 16-bit and 32-bit cells.
+TEST(NussinovGpu, TablesDoNotDependOnHowTheWorkIsCut) {
+  SCREEN_REQUIRE_GPU();
+  std::mt19937 rng(2026u);
+  std::vector<std::vector<std::uint8_t>> seqs;
+  for (int n : {63, 700, 2500, 4100}) seqs.push_back(random_seq(rng, n));
+  std::vector<const std::uint8_t*> ptrs;
+  std::vector<int> lens;
+  for (const auto& s : seqs) {
+    ptrs.push_back(s.data());
+    lens.push_back(static_cast<int>(s.size()));
+  }
+  const nu::Params p = make_params(3, 0, 3, 2, 1);
+  struct Format {
+    int cell_bytes;
+    bool relative;
+    const char* name;
+  };
+  // Every table of one fold, copied out (GroupOutput's views die with the thread's next group).
+  struct Tables {
+    std::vector<long long> scores;
+    std::vector<std::vector<std::int32_t>> cells, bases;
+  };
+  auto fold = [&](const knl::Tuning& t, const Format& f) {
+    knl::set_tuning(t);
+    knl::GroupOutput g;
+    knl::tiled_fold(ptrs, lens, p, f.cell_bytes, true, g, 0);
+    knl::set_tuning(knl::Tuning{});
+    Tables out;
+    out.scores = g.scores;
+    for (std::size_t k = 0; k < seqs.size(); ++k) {
+      const std::size_t cells = nu::packed::table_cells(lens[k]);
+      if (f.cell_bytes == 2) out.cells.emplace_back(g.table16[k], g.table16[k] + cells);
+      else out.cells.emplace_back(g.table32[k], g.table32[k] + cells);
+      if (g.relative) out.bases.emplace_back(g.tile_base[k], g.tile_base[k] + nu::packed::tile_count(nu::packed::tiles_per_side(lens[k])));
+    }
+    knl::release_large_host_tables();
+    return out;
+  };
+  for (const Format f : {Format{2, false, "plain 16-bit"}, Format{2, true, "relative 16-bit"}, Format{4, false, "32-bit"}}) {
+    knl::Tuning base;
+    base.force_cell_bytes = f.cell_bytes;
+    base.force_relative = f.relative;
+    const Tables ref = fold(base, f);
+    std::vector<std::pair<knl::Tuning, std::string>> variants;
+    auto add = [&](const std::string& name, auto change) {
+      knl::Tuning t = base;
+      change(t);
+      variants.emplace_back(t, name);
+    };
+    add("waves 1, no slices fused", [](knl::Tuning& t) { t.split_waves = 1, t.fused_slices = 1; });
+    add("waves 8, every slice fused", [](knl::Tuning& t) { t.split_waves = 8, t.fused_slices = 1 << 20; });
+    add("panel not padded", [](knl::Tuning& t) { t.panel_blocks_per_sm = 0; });
+    add("one stream", [](knl::Tuning& t) { t.lookahead = false; });
+    for (const auto& [t, name] : variants) {
+      const Tables got = fold(t, f);
+      EXPECT_EQ(got.scores, ref.scores) << f.name << ", " << name;
+      for (std::size_t k = 0; k < seqs.size(); ++k) {
+        EXPECT_TRUE(got.cells[k] == ref.cells[k]) << f.name << ", " << name << ": n = " << lens[k];
+        if (f.relative) {
+          EXPECT_TRUE(got.bases[k] == ref.bases[k]) << f.name << ", " << name << ": n = " << lens[k] << " bases";
+        }
+      }
+    }
+  }
+}
+
 TEST(NussinovGpu, CellFormatAtTheBoundaries) {
   SCREEN_REQUIRE_GPU();
   const nu::Params unit;
