@@ -4,7 +4,8 @@
 //   panel    tile (I, J) += max-plus product of row panel (I, I+1..J-1) and column panel (I+1..J-1, J);
 //            register-tiled, shared-memory staged; the K range is split over several blocks when the
 //            diagonal has too few tiles to fill the GPU (split-K), the partial maxima land in scratch;
-//   reduce   max over the split-K partials (only when split);
+//   reduce   max over the split-K partials (only when split into more than Tuning::fused_slices
+//            slices; finalize maxes fewer as it loads them);
 //   finalize one block per tile: the in-tile dependencies (m inside tile I's rows or tile J's columns)
 //            and the pair term, in shared memory: 4 x 4 sub-tile anti-diagonal by sub-tile
 //            anti-diagonal (finish_subtiles), or cell anti-diagonal by cell anti-diagonal for the
