@@ -31,6 +31,7 @@
 #include <cstring>
 #include <numeric>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "common/error.hpp"
@@ -111,6 +112,20 @@ __device__ __forceinline__ int addmax32(int a, int b, int c) {
 }
 
 __device__ __forceinline__ unsigned dup16(unsigned h) { return (h & 0xffffu) | (h << 16); }
+
+// One step's words of a panel thread's 4 x 8 register tile (both panels): A's words 4 rg .. 4 rg + 3
+// of the step's row, B's words 4 cg .. 4 cg + 3 and 32 + 4 cg .. 32 + 4 cg + 3; three 16-byte loads.
+template <class Word>
+struct StepWords {
+  Word a[4], b[8];
+};
+template <class Word>
+__device__ __forceinline__ StepWords<Word> step_words(const Word* arow, const Word* brow, int rg, int cg) {
+  using V = std::conditional_t<std::is_signed_v<Word>, int4, uint4>;
+  const V a = *reinterpret_cast<const V*>(arow + 4 * rg);
+  const V b = *reinterpret_cast<const V*>(brow + 4 * cg), c = *reinterpret_cast<const V*>(brow + 32 + 4 * cg);
+  return {{a.x, a.y, a.z, a.w}, {b.x, b.y, b.z, b.w, c.x, c.y, c.z, c.w}};
+}
 
 // ---- panel product, 16-bit cells, two k to a register ----
 // A register holds the values of two consecutive k (k-pair p: k = 2p, 2p + 1): A(row, 2p | 2p + 1) is
@@ -214,31 +229,21 @@ __global__ void __launch_bounds__(kPanelThreads, 6) panel16_kernel(const std::in
     if constexpr (OP == 2) {
 #pragma unroll 2
       for (int p = 0; p < kPairs; p += 2) {
-        const uint4 a0 = *reinterpret_cast<const uint4*>(&As[p][rg * 4]);
-        const uint4 b0 = *reinterpret_cast<const uint4*>(&Bs[p][wg * 4]);
-        const uint4 c0 = *reinterpret_cast<const uint4*>(&Bs[p][32 + wg * 4]);
-        const uint4 a1 = *reinterpret_cast<const uint4*>(&As[p + 1][rg * 4]);
-        const uint4 b1 = *reinterpret_cast<const uint4*>(&Bs[p + 1][wg * 4]);
-        const uint4 c1 = *reinterpret_cast<const uint4*>(&Bs[p + 1][32 + wg * 4]);
-        const unsigned ar0[4] = {a0.x, a0.y, a0.z, a0.w}, br0[8] = {b0.x, b0.y, b0.z, b0.w, c0.x, c0.y, c0.z, c0.w};
-        const unsigned ar1[4] = {a1.x, a1.y, a1.z, a1.w}, br1[8] = {b1.x, b1.y, b1.z, b1.w, c1.x, c1.y, c1.z, c1.w};
+        const StepWords<unsigned> s0 = step_words(As[p], Bs[p], rg, wg), s1 = step_words(As[p + 1], Bs[p + 1], rg, wg);
 #pragma unroll
         for (int r = 0; r < 4; ++r)
 #pragma unroll
           for (int c = 0; c < 8; ++c)
-            acc[r][c] = __vimax3_s16x2(acc[r][c], __vadd2(ar0[r], br0[c]), __vadd2(ar1[r], br1[c]));
+            acc[r][c] = __vimax3_s16x2(acc[r][c], __vadd2(s0.a[r], s0.b[c]), __vadd2(s1.a[r], s1.b[c]));
       }
     } else {
 #pragma unroll 4
       for (int p = 0; p < kPairs; ++p) {
-        const uint4 a4 = *reinterpret_cast<const uint4*>(&As[p][rg * 4]);
-        const uint4 b4 = *reinterpret_cast<const uint4*>(&Bs[p][wg * 4]);
-        const uint4 c4 = *reinterpret_cast<const uint4*>(&Bs[p][32 + wg * 4]);
-        const unsigned ar[4] = {a4.x, a4.y, a4.z, a4.w}, br[8] = {b4.x, b4.y, b4.z, b4.w, c4.x, c4.y, c4.z, c4.w};
+        const StepWords<unsigned> s0 = step_words(As[p], Bs[p], rg, wg);
 #pragma unroll
         for (int r = 0; r < 4; ++r)
 #pragma unroll
-          for (int c = 0; c < 8; ++c) acc[r][c] = addmax16<OP>(ar[r], br[c], acc[r][c]);
+          for (int c = 0; c < 8; ++c) acc[r][c] = addmax16<OP>(s0.a[r], s0.b[c], acc[r][c]);
       }
     }
   };
@@ -312,32 +317,20 @@ __global__ void __launch_bounds__(kPanelThreads) panel32_kernel(const std::int32
     if constexpr (OP == 2) {
 #pragma unroll 2
       for (int k = 0; k < T; k += 2) {
-        const int4 a0 = *reinterpret_cast<const int4*>(&As[k][rg * 4]);
-        const int4 b00 = *reinterpret_cast<const int4*>(&Bs[k][cg * 4]);
-        const int4 b01 = *reinterpret_cast<const int4*>(&Bs[k][32 + cg * 4]);
-        const int4 a1 = *reinterpret_cast<const int4*>(&As[k + 1][rg * 4]);
-        const int4 b10 = *reinterpret_cast<const int4*>(&Bs[k + 1][cg * 4]);
-        const int4 b11 = *reinterpret_cast<const int4*>(&Bs[k + 1][32 + cg * 4]);
-        const int ar0[4] = {a0.x, a0.y, a0.z, a0.w}, ar1[4] = {a1.x, a1.y, a1.z, a1.w};
-        const int br0[8] = {b00.x, b00.y, b00.z, b00.w, b01.x, b01.y, b01.z, b01.w};
-        const int br1[8] = {b10.x, b10.y, b10.z, b10.w, b11.x, b11.y, b11.z, b11.w};
+        const StepWords<int> s0 = step_words(As[k], Bs[k], rg, cg), s1 = step_words(As[k + 1], Bs[k + 1], rg, cg);
 #pragma unroll
         for (int r = 0; r < 4; ++r)
 #pragma unroll
-          for (int c = 0; c < 8; ++c) acc[r][c] = __vimax3_s32(acc[r][c], ar0[r] + br0[c], ar1[r] + br1[c]);
+          for (int c = 0; c < 8; ++c) acc[r][c] = __vimax3_s32(acc[r][c], s0.a[r] + s0.b[c], s1.a[r] + s1.b[c]);
       }
     } else {
 #pragma unroll 4
       for (int k = 0; k < T; ++k) {
-        const int4 a4 = *reinterpret_cast<const int4*>(&As[k][rg * 4]);
-        const int4 b0 = *reinterpret_cast<const int4*>(&Bs[k][cg * 4]);
-        const int4 b1 = *reinterpret_cast<const int4*>(&Bs[k][32 + cg * 4]);
-        const int ar[4] = {a4.x, a4.y, a4.z, a4.w};
-        const int br[8] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
+        const StepWords<int> s0 = step_words(As[k], Bs[k], rg, cg);
 #pragma unroll
         for (int r = 0; r < 4; ++r)
 #pragma unroll
-          for (int c = 0; c < 8; ++c) acc[r][c] = addmax32<OP>(ar[r], br[c], acc[r][c]);
+          for (int c = 0; c < 8; ++c) acc[r][c] = addmax32<OP>(s0.a[r], s0.b[c], acc[r][c]);
       }
     }
   }
@@ -373,35 +366,12 @@ __device__ __forceinline__ int load_cell(const Cell* base, const std::int32_t* t
 }
 
 // ---- in-tile dependencies and the pair term, one block per tile ----
-// A whole tile from global memory into shared ints (row stride kFinalLd): 16-byte loads, all in
-// flight before the first store.
-// lower_neg: the strictly lower triangle (row > column) as minus infinity (DJ, for the finisher).
+// A whole tile from global memory into shared ints (row stride kFinalLd), plus add: 16-byte loads, all in
+// flight before the first store. slices > 1: the max over that many split-K slices of the panel's partial
+// maxima (`stride` cells apart), the reduce kernel's work folded into this load (Tuning::fused_slices).
+// kLowerNeg: the strictly lower triangle (row > column) as minus infinity (DJ, for the finisher).
 template <typename Cell, bool kLowerNeg = false>
-__device__ __forceinline__ void load_tile(int* dst, const Cell* src, int add = 0) {
-  constexpr int per = 16 / static_cast<int>(sizeof(Cell));
-  constexpr int rounds = T * T / per / kFinalThreads;
-  const uint4* s4 = reinterpret_cast<const uint4*>(src);
-  uint4 v[rounds];
-#pragma unroll
-  for (int k = 0; k < rounds; ++k) v[k] = __ldg(s4 + k * kFinalThreads + threadIdx.x);
-#pragma unroll
-  for (int k = 0; k < rounds; ++k) {
-    const int e = (k * kFinalThreads + static_cast<int>(threadIdx.x)) * per;
-    Cell vals[per];
-    memcpy(vals, &v[k], 16);
-#pragma unroll
-    for (int x = 0; x < per; ++x) {
-      const int row = e / T, col = e % T + x;
-      dst[row * kFinalLd + col] = (kLowerNeg && row > col) ? kNegInt : add + vals[x];
-    }
-  }
-}
-
-// The panel's partial maxima of a tile: the max over `slices` split-K slices (`stride` cells apart),
-// plus add, into shared ints as load_tile does. Slices beyond the first are the reduce kernel's work
-// folded into this load (Tuning::fused_slices).
-template <typename Cell>
-__device__ __forceinline__ void load_partials(int* dst, const Cell* src, int slices, std::size_t stride, int add) {
+__device__ __forceinline__ void load_tile(int* dst, const Cell* src, int add = 0, int slices = 1, std::size_t stride = 0) {
   constexpr int per = 16 / static_cast<int>(sizeof(Cell));
   constexpr int rounds = T * T / per / kFinalThreads;
   const uint4* s4 = reinterpret_cast<const uint4*>(src);
@@ -427,7 +397,10 @@ __device__ __forceinline__ void load_partials(int* dst, const Cell* src, int sli
     Cell vals[per];
     memcpy(vals, &v[k], 16);
 #pragma unroll
-    for (int x = 0; x < per; ++x) dst[(e / T) * kFinalLd + (e % T) + x] = add + vals[x];
+    for (int x = 0; x < per; ++x) {
+      const int row = e / T, col = e % T + x;
+      dst[row * kFinalLd + col] = (kLowerNeg && row > col) ? kNegInt : add + vals[x];
+    }
   }
 }
 
@@ -649,7 +622,7 @@ __global__ void __launch_bounds__(kFinalThreads) finalize_kernel(Cell* tab, SeqI
   const int tid = threadIdx.x;
   const Cell* P = P_all ? P_all + static_cast<std::size_t>(g) * S * T * T : nullptr;
   if (P) {  // a panel ran: d >= 2, and REL partials are relative to base(I+1, J-1)
-    load_partials(C, P, slices, static_cast<std::size_t>(T) * T, tile_base<REL>(tb, tile_index(I + 1, J - 1, nt)));
+    load_tile(C, P, tile_base<REL>(tb, tile_index(I + 1, J - 1, nt)), slices, static_cast<std::size_t>(T) * T);
   } else {
     for (int e = tid; e < T * T; e += kFinalThreads) C[(e / T) * kFinalLd + (e % T)] = 0;
   }
