@@ -113,6 +113,24 @@ __device__ __forceinline__ int addmax32(int a, int b, int c) {
 
 __device__ __forceinline__ unsigned dup16(unsigned h) { return (h & 0xffffu) | (h << 16); }
 
+// Staging into the k-pair layout (panel16_kernel and edge_products16). A: 8 k of one row as stored (4
+// k-pair words) into column `row` of k-pair rows 4 q .. 4 q + 3; `to` = that column's first word, rows
+// `stride` words apart.
+__device__ __forceinline__ void store_a_words(unsigned* to, int stride, const uint4& v) {
+  to[0] = v.x;
+  to[stride] = v.y;
+  to[2 * stride] = v.z;
+  to[3 * stride] = v.w;
+}
+// B: 8 columns of rows 2p (x) and 2p + 1 (y) as stored, into k-pair words (B(2p, c), B(2p + 1, c)), one
+// byte permute each; lo holds columns 0 .. 3, hi columns 4 .. 7.
+__device__ __forceinline__ void kpair_words(const uint4& x, const uint4& y, uint4& lo, uint4& hi) {
+  lo = make_uint4(__byte_perm(x.x, y.x, 0x5410), __byte_perm(x.x, y.x, 0x7632), __byte_perm(x.y, y.y, 0x5410),
+                  __byte_perm(x.y, y.y, 0x7632));
+  hi = make_uint4(__byte_perm(x.z, y.z, 0x5410), __byte_perm(x.z, y.z, 0x7632), __byte_perm(x.w, y.w, 0x5410),
+                  __byte_perm(x.w, y.w, 0x7632));
+}
+
 // One step's words of a panel thread's 4 x 8 register tile (both panels): A's words 4 rg .. 4 rg + 3
 // of the step's row, B's words 4 cg .. 4 cg + 3 and 32 + 4 cg .. 32 + 4 cg + 3; three 16-byte loads.
 template <class Word>
@@ -203,20 +221,14 @@ __global__ void __launch_bounds__(kPanelThreads, 6) panel16_kernel(const std::in
 #pragma unroll
     for (int l = 0; l < 4; ++l) {
       const int u = tid + l * kPanelThreads, row = u & (T - 1), q = u >> 6;
-      const uint4 v = LA[row * 8 + (q ^ (row & 7))];
-      As[4 * q + 0][row] = v.x;
-      As[4 * q + 1][row] = v.y;
-      As[4 * q + 2][row] = v.z;
-      As[4 * q + 3][row] = v.w;
+      store_a_words(&As[4 * q][row], T, LA[row * 8 + (q ^ (row & 7))]);
     }
 #pragma unroll
     for (int l = 0; l < 2; ++l) {
       const int u = tid + l * kPanelThreads, p = u >> 3, j = u & 7;
       const uint4 x = LB[(2 * p) * 8 + (j ^ ((2 * p) & 7))], y = LB[(2 * p + 1) * 8 + (j ^ ((2 * p + 1) & 7))];
-      uint4 lo = make_uint4(__byte_perm(x.x, y.x, 0x5410), __byte_perm(x.x, y.x, 0x7632),
-                            __byte_perm(x.y, y.y, 0x5410), __byte_perm(x.y, y.y, 0x7632));
-      uint4 hi = make_uint4(__byte_perm(x.z, y.z, 0x5410), __byte_perm(x.z, y.z, 0x7632),
-                            __byte_perm(x.w, y.w, 0x5410), __byte_perm(x.w, y.w, 0x7632));
+      uint4 lo, hi;
+      kpair_words(x, y, lo, hi);
       if constexpr (REL) {
         lo = make_uint4(__vadd2(lo.x, shift), __vadd2(lo.y, shift), __vadd2(lo.z, shift), __vadd2(lo.w, shift));
         hi = make_uint4(__vadd2(hi.x, shift), __vadd2(hi.y, shift), __vadd2(hi.z, shift), __vadd2(hi.w, shift));
@@ -464,7 +476,7 @@ __device__ __forceinline__ void finish_subtiles(int* C, const int* DI, const int
       //   left, m = kSub fb + o (o = 0 .. kSub - 2): C(a, m) + DJ(m, b); this lane's own cells, final for m < b;
       //     for m >= b the term is C(a, m) + DJ(m, b) with DJ(b, b) = 0 (the cell's own value) or DJ's
       //     lower triangle, loaded as minus infinity.
-      // Each step is then 2 (kSub - 1) + 3 loads and 2 (kSub - 1) fused add-max in two chains; the
+      // Each step is then 3 (kSub - 1) + 3 loads and 2 (kSub - 1) fused add-max in two chains; the
       // predicated, branching form spent about 100 instructions and 570 cycles a step (8 x 8 sub-tiles,
       // Nsight Compute, n = 26,000). Idle steps and idle finishers load cells that another finisher may be
       // writing in the same stage; those values are discarded (compute-sanitizer's racecheck lists them).
@@ -561,18 +573,11 @@ __device__ __forceinline__ void edge_products16(int* C, unsigned* As, unsigned* 
 #pragma unroll
     for (int l = 0; l < 2; ++l) {
       const int u = tid + l * kFinalThreads, row = u & (T - 1), q = u >> 6;
-      As[(4 * q + 0) * T + row] = ra[l].x;
-      As[(4 * q + 1) * T + row] = ra[l].y;
-      As[(4 * q + 2) * T + row] = ra[l].z;
-      As[(4 * q + 3) * T + row] = ra[l].w;
+      store_a_words(As + 4 * q * T + row, T, ra[l]);
     }
     {
-      const uint4 x = rb[0], y = rb[1];
       uint4* to = reinterpret_cast<uint4*>(Bs + p * T + 8 * j);
-      to[0] = make_uint4(__byte_perm(x.x, y.x, 0x5410), __byte_perm(x.x, y.x, 0x7632), __byte_perm(x.y, y.y, 0x5410),
-                         __byte_perm(x.y, y.y, 0x7632));
-      to[1] = make_uint4(__byte_perm(x.z, y.z, 0x5410), __byte_perm(x.z, y.z, 0x7632), __byte_perm(x.w, y.w, 0x5410),
-                         __byte_perm(x.w, y.w, 0x7632));
+      kpair_words(rb[0], rb[1], to[0], to[1]);
     }
     __syncthreads();
 #pragma unroll 4
@@ -1089,6 +1094,8 @@ void run_tiled(const std::vector<const std::uint8_t*>& seqs, const Plan& pl, con
     const Diag w{dprefix.get() + pl.prefix_at[du], pl.cnt[du], d, panel_koff(pl), panel_numk(pl, d)};
     const int tiles = pl.tiles[du], S = pl.splits[du];
     Cell* scratch = (pl.lookahead && (d & 1)) ? scratch1.get() : scratch0.get();
+    // Split-K slices finalize maxes as it loads its partials: all S, or 1 after the reduce kernel.
+    const int slices = S > fused ? 1 : S;
     if (S > 0) {
       if (pl.lookahead) {
         CUDA_CHECK(cudaStreamWaitEvent(st.pan, st.fin_done[(d + 2) % 4], 0));  // finalize(d-2)
@@ -1108,7 +1115,7 @@ void run_tiled(const std::vector<const std::uint8_t*>& seqs, const Plan& pl, con
         else panel32_kernel<0><<<blocks, kPanelThreads, 0, st.pan>>>(tab.get(), si, w, S, scratch);
       }
       CUDA_CHECK_LAUNCH();
-      if (S > fused) {
+      if (slices < S) {
         const long long words = static_cast<long long>(tiles) * (T * T * static_cast<int>(sizeof(Cell)) / 4);
         const int rb = static_cast<int>(std::min<long long>((words + 255) / 256, 8192));
         reduce_kernel<static_cast<int>(sizeof(Cell))>
@@ -1119,7 +1126,7 @@ void run_tiled(const std::vector<const std::uint8_t*>& seqs, const Plan& pl, con
       CUDA_CHECK(cudaStreamWaitEvent(st.fin, st.pan_done, 0));
     }
     finalize_kernel<Cell, REL><<<static_cast<unsigned>(tiles), kFinalThreads, kFinalSmem, st.fin>>>(
-        tab.get(), si, dcodes.get(), w, S, S > 0 ? scratch : nullptr, S > fused ? 1 : S, pl.lookahead, p, pt);
+        tab.get(), si, dcodes.get(), w, S, S > 0 ? scratch : nullptr, slices, pl.lookahead, p, pt);
     CUDA_CHECK_LAUNCH();
     CUDA_CHECK(cudaEventRecord(st.fin_done[d % 4], st.fin));
     if (host) copy_final_rows(d);

@@ -6,7 +6,7 @@
 // --ops N: compare the add-max variants (DPX viaddmax, plain add+max, vimax3) at n = N, both widths.
 // --widths N: the cell formats at n = N (plain 16-bit where it fits, relative 16-bit, 32-bit).
 // --priority N,...: finalize's stream priority off/on by split-K waves 1 and 2 at each n.
-// --occupancy N,...: the 16-bit panel capped at 3..6 blocks an SM, or not, at each n.
+// --occupancy N,...: the 16-bit panel capped at 3..5 blocks an SM, or not, at each n.
 // --fused N,...: split-K slices maxed by finalize (Tuning::fused_slices) by split-K waves, at each n.
 // --hairpins: fold_gpu_batch over a FASTA set, score only and with tracebacks (checked against the reference).
 // --genome: fold_gpu_long on the one sequence of a FASTA file, score only and with traceback.
@@ -327,69 +327,65 @@ void sweep_waves(int n) {
   knl::set_tuning(knl::Tuning{});
 }
 
-// Split-K slices folded into finalize (Tuning::fused_slices) by split-K waves, per size; best of `reps`.
-void compare_fused(const std::vector<int>& sizes, int reps) {
+// One tuning to time, and its row label.
+struct Variant {
+  knl::Tuning tuning;
+  std::string label;
+};
+// Each variant at each size (random sequence `seed`), best of `reps`, in the order given (lent machines
+// drift: lists alternate); every score must equal the first variant's.
+void compare_variants(const std::string& title, const std::vector<int>& sizes, int reps, unsigned seed,
+                      const std::vector<Variant>& variants) {
   nu::Params p;
-  std::printf("\nsplit-K slices maxed by finalize instead of the reduce kernel (16-bit, best of %d)\n", reps);
+  std::printf("\n%s (16-bit, best of %d)\n", title.c_str(), reps);
   for (int n : sizes) {
-    const auto s = random_seq(n, 82u);
+    const auto s = random_seq(n, seed);
     long long ref = -1;
-    for (int waves : {2, 4})
-      for (int fused : {1, 4, 8, 16, 1 << 20}) {
-        knl::Tuning t;
-        t.split_waves = waves;
-        t.fused_slices = fused;
-        const Timed r = time_with(t, s, p, reps);
-        if (ref < 0) ref = r.score;
-        check(r.score == ref, "fused-slices variant score differs");
-        std::printf("n %-7d waves %d fused up to %-8d %.4f s  %.3e updates/s\n", n, waves, fused, r.best, updates(n) / r.best);
-      }
-  }
-  knl::set_tuning(knl::Tuning{});
-}
-
-// Stream priority of finalize (off / on) by split-K waves (1, 2), per size; best of `reps`.
-void compare_priority(const std::vector<int>& sizes, int reps) {
-  nu::Params p;
-  std::printf("\nfinalize stream priority x split-K waves (16-bit, best of %d)\n", reps);
-  for (int n : sizes) {
-    const auto s = random_seq(n, 80u);
-    long long ref = -1;
-    for (bool prio : {false, true})
-      for (int waves : {1, 2}) {
-        knl::Tuning t;
-        t.finalize_priority = prio;
-        t.split_waves = waves;
-        const Timed r = time_with(t, s, p, reps);
-        if (ref < 0) ref = r.score;
-        check(r.score == ref, "priority variant score differs");
-        const double best = r.best;
-        std::printf("n %-7d priority %-3s waves %d  %.4f s  %.3e updates/s\n", n, prio ? "on" : "off", waves, best,
-                    updates(n) / best);
-      }
-  }
-  knl::set_tuning(knl::Tuning{});
-}
-
-// The panel capped at 3..6 blocks an SM (0: no cap) on every diagonal at each n, finalize priority
-// on; best of `reps`.
-void compare_occupancy(const std::vector<int>& sizes, int reps) {
-  nu::Params p;
-  std::printf("\npanel capped at N blocks/SM on every diagonal (0: no cap; 16-bit, best of %d)\n", reps);
-  for (int n : sizes) {
-    const auto s = random_seq(n, 81u);
-    long long ref = -1;
-    for (int cap : {0, 4, 5, 0, 4, 5, 3}) {  // alternating: lent machines drift
-      knl::Tuning t;
-      t.panel_blocks_per_sm = cap;
-      const Timed r = time_with(t, s, p, reps);
+    for (const Variant& v : variants) {
+      const Timed r = time_with(v.tuning, s, p, reps);
       if (ref < 0) ref = r.score;
-      check(r.score == ref, "occupancy variant score differs");
-      const double best = r.best;
-      std::printf("n %-7d blocks/SM %-3d %.4f s  %.3e updates/s\n", n, cap, best, updates(n) / best);
+      check(r.score == ref, title + ": score differs for " + v.label);
+      std::printf("n %-7d %-30s %.4f s  %.3e updates/s\n", n, v.label.c_str(), r.best, updates(n) / r.best);
     }
   }
   knl::set_tuning(knl::Tuning{});
+}
+
+// Split-K slices folded into finalize (Tuning::fused_slices) by split-K waves.
+void compare_fused(const std::vector<int>& sizes, int reps) {
+  std::vector<Variant> v;
+  for (int waves : {2, 4})
+    for (int fused : {1, 4, 8, 16, 1 << 20}) {
+      knl::Tuning t;
+      t.split_waves = waves;
+      t.fused_slices = fused;
+      v.push_back({t, "waves " + std::to_string(waves) + " fused up to " + std::to_string(fused)});
+    }
+  compare_variants("split-K slices maxed by finalize instead of the reduce kernel", sizes, reps, 82u, v);
+}
+
+// Stream priority of finalize (off / on) by split-K waves (1, 2).
+void compare_priority(const std::vector<int>& sizes, int reps) {
+  std::vector<Variant> v;
+  for (bool prio : {false, true})
+    for (int waves : {1, 2}) {
+      knl::Tuning t;
+      t.finalize_priority = prio;
+      t.split_waves = waves;
+      v.push_back({t, std::string("priority ") + (prio ? "on" : "off") + " waves " + std::to_string(waves)});
+    }
+  compare_variants("finalize stream priority x split-K waves", sizes, reps, 80u, v);
+}
+
+// The panel capped at 3..5 blocks an SM (0: no cap) on every diagonal, finalize priority on.
+void compare_occupancy(const std::vector<int>& sizes, int reps) {
+  std::vector<Variant> v;
+  for (int cap : {0, 4, 5, 0, 4, 5, 3}) {
+    knl::Tuning t;
+    t.panel_blocks_per_sm = cap;
+    v.push_back({t, "blocks/SM " + std::to_string(cap)});
+  }
+  compare_variants("panel capped at N blocks/SM on every diagonal (0: no cap)", sizes, reps, 81u, v);
 }
 
 std::vector<int> parse_list(const std::string& s) {
