@@ -50,14 +50,24 @@ constexpr int kSmemThreads = 256;
 constexpr int kFinalLd = T + 1;
 // finalize's shared memory (ints): kCOff slack, C with one more row and column (C[a * kFinalLd - 1] is
 // column -1 of row a, C[T * kFinalLd + b] row T: the neighbouring tiles' cells the pair term reads, so
-// C(a + 1, b - 1) needs no case on the tile's edges), DI, DJ, then the pair weights W (16-bit) and 16
-// bytes of slack. The slack keeps the finisher's unpredicated loads of idle steps inside the block's memory.
-// kCOff puts DI right after C (the finisher reads C's rows past T, paired with minus infinity: they must hold
-// table values, not stale memory) and 16-byte aligned (edge_products16).
-constexpr int kCOff = 11;
-constexpr int kDIOff = kCOff + (T + 1) * kFinalLd;
+// C(a + 1, b - 1) needs no case on the tile's edges) and two rows of zeros, DI, DJ (FinalTile: 16-bit
+// for plain 16-bit tables, else ints), then the pair weights W (16-bit) and 16 bytes of slack. The slack
+// keeps the finisher's unpredicated loads of idle steps inside the block's memory. The finisher reads
+// C's rows up to T + 2 paired with minus infinity: rows T + 1 and T + 2 hold zeros (not stale memory,
+// nor DI's 16-bit cells read as ints, whose sum with minus infinity could be positive). DI is 16-byte
+// aligned (edge_products16).
+constexpr int kCOff = 9;
+constexpr int kCRows = T + 3;  // rows 0 .. T of C, then the two rows of zeros
+constexpr int kDIOff = kCOff + kCRows * kFinalLd;
 static_assert(kDIOff % 4 == 0 && kCOff >= 8, "DI 16-byte aligned, C with 8 ints of slack before it");
-constexpr std::size_t kFinalSmem = (kDIOff + 2u * T * kFinalLd) * sizeof(int) + T * T * sizeof(std::int16_t) + 16u;
+// DI and DJ's cells: 16-bit where the tables' cells are plain 16-bit (every value fits), so that a
+// finalize block needs less than a fifth of an SM's shared memory and sits beside four panel blocks.
+template <typename Cell, bool REL>
+using FinalTile = std::conditional_t<sizeof(Cell) == 2 && !REL, std::int16_t, int>;
+template <typename Cell, bool REL>
+constexpr std::size_t final_smem() {
+  return kDIOff * sizeof(int) + 2u * T * kFinalLd * sizeof(FinalTile<Cell, REL>) + T * T * sizeof(std::int16_t) + 16u;
+}
 constexpr int kNegInt = -(1 << 29);  // minus infinity of the finisher's terms: two of them still add without overflow
 
 Tuning g_tuning{};
@@ -382,8 +392,15 @@ __device__ __forceinline__ int load_cell(const Cell* base, const std::int32_t* t
 // flight before the first store. slices > 1: the max over that many split-K slices of the panel's partial
 // maxima (`stride` cells apart), the reduce kernel's work folded into this load (Tuning::fused_slices).
 // kLowerNeg: the strictly lower triangle (row > column) as minus infinity (DJ, for the finisher).
-template <typename Cell, bool kLowerNeg = false>
-__device__ __forceinline__ void load_tile(int* dst, const Cell* src, int add = 0, int slices = 1, std::size_t stride = 0) {
+// Minus infinity of a finalize tile buffer: kNegInt in ints; in 16-bit buffers (plain 16-bit tables, whose
+// values are at most 32,767) the least 16-bit value, so a term pairing it with any C value stays negative.
+template <typename D>
+__device__ __forceinline__ constexpr int tile_neg() {
+  return sizeof(D) == 2 ? -32768 : kNegInt;
+}
+
+template <typename Cell, bool kLowerNeg = false, typename D = int>
+__device__ __forceinline__ void load_tile(D* dst, const Cell* src, int add = 0, int slices = 1, std::size_t stride = 0) {
   constexpr int per = 16 / static_cast<int>(sizeof(Cell));
   constexpr int rounds = T * T / per / kFinalThreads;
   const uint4* s4 = reinterpret_cast<const uint4*>(src);
@@ -411,7 +428,7 @@ __device__ __forceinline__ void load_tile(int* dst, const Cell* src, int add = 0
 #pragma unroll
     for (int x = 0; x < per; ++x) {
       const int row = e / T, col = e % T + x;
-      dst[row * kFinalLd + col] = (kLowerNeg && row > col) ? kNegInt : add + vals[x];
+      dst[row * kFinalLd + col] = static_cast<D>((kLowerNeg && row > col) ? tile_neg<D>() : add + vals[x]);
     }
   }
 }
@@ -445,7 +462,8 @@ constexpr int kSubThreads = kFinalThreads / (kSubs * kSubs);  // threads of a su
 constexpr int kSubRows = kSub / kSubThreads;                  // its rows per thread
 static_assert(kSubThreads * kSubs * kSubs == kFinalThreads && kSubRows * kSubThreads == kSub, "sub-tile threads");
 
-__device__ __forceinline__ void finish_subtiles(int* C, const int* DI, const int* DJ, const std::int16_t* W) {
+template <typename D>
+__device__ __forceinline__ void finish_subtiles(int* C, const D* DI, const D* DJ, const std::int16_t* W) {
   constexpr int ld = kFinalLd;
   const int tid = threadIdx.x, sub = tid / kSubThreads, part = tid % kSubThreads;
   // Consecutive threads hold the sub-tiles of one column: their products with the final sub-tile below
@@ -487,7 +505,7 @@ __device__ __forceinline__ void finish_subtiles(int* C, const int* DI, const int
       const int a = fa * kSub + l;
       int* const pc = C + a * ld + fb * kSub + l - (kSub - 1);               // + t: cell (a, kSub fb + cb)
       const int* const prow = C + a * ld + fb * kSub;                         // + o: cell (a, kSub fb + o)
-      const int* const pdj = DJ + fb * kSub * ld + fb * kSub + l - (kSub - 1);  // + o ld + t: DJ(kSub fb + o, kSub fb + cb)
+      const D* const pdj = DJ + fb * kSub * ld + fb * kSub + l - (kSub - 1);  // + o ld + t: DJ(kSub fb + o, kSub fb + cb)
       const std::int16_t* const pw = W + a * T + fb * kSub + l - (kSub - 1);  // + t: the pair weight of the cell
       int di[kSub];
 #pragma unroll
@@ -613,9 +631,10 @@ __global__ void __launch_bounds__(kFinalThreads) finalize_kernel(Cell* tab, SeqI
                                                                  Diag w, int S, const Cell* P_all, int slices,
                                                                  bool edges, Params p, PairTable pt) {
   extern __shared__ __align__(16) int fsm[];
-  int* C = fsm + kCOff;             // kFinalSmem: rows 0 .. T, columns -1 .. T-1
-  int* DI = fsm + kDIOff;
-  int* DJ = DI + T * kFinalLd;
+  using D = FinalTile<Cell, REL>;
+  int* C = fsm + kCOff;  // final_smem: rows 0 .. T, columns -1 .. T-1, then two rows of zeros
+  D* DI = reinterpret_cast<D*>(fsm + kDIOff);
+  D* DJ = DI + T * kFinalLd;
   std::int16_t* W = reinterpret_cast<std::int16_t*>(DJ + T * kFinalLd);  // W[a][b]: weight of pairing (i, j-1)
   const int g = blockIdx.x, d = w.d;
   int s, I;
@@ -625,6 +644,7 @@ __global__ void __launch_bounds__(kFinalThreads) finalize_kernel(Cell* tab, SeqI
   std::int32_t* tb = REL ? si.tbase + si.tab_off[s] / (T * T) : nullptr;
   const std::uint8_t* seq = codes + si.code_off[s];
   const int tid = threadIdx.x;
+  for (int e = tid; e < 2 * kFinalLd; e += kFinalThreads) C[(T + 1) * kFinalLd + e] = 0;  // rows T + 1, T + 2
   const Cell* P = P_all ? P_all + static_cast<std::size_t>(g) * S * T * T : nullptr;
   if (P) {  // a panel ran: d >= 2, and REL partials are relative to base(I+1, J-1)
     load_tile(C, P, tile_base<REL>(tb, tile_index(I + 1, J - 1, nt)), slices, static_cast<std::size_t>(T) * T);
@@ -805,7 +825,10 @@ int device_sms(int device) {
 // share an SM (0: no padding), leaving room for finalize blocks beside them. Applied to the
 // diagonals whose panel is small (Tuning::panel_cap_products): there the fold waits on the chain of
 // finalize launches, and a finalize block that finds its SM full of panel blocks waits for them.
-std::size_t panel_padding(int cell_bytes, int device) {
+// final_bytes: a finalize block's shared memory (dynamic and static). Where cap panel blocks and one
+// finalize block fit in an SM while cap + 1 panel blocks do not, the padding leaves exactly that room, so
+// a finalize block starts beside the panels instead of waiting for one of them to end.
+std::size_t panel_padding(int cell_bytes, int device, std::size_t final_bytes) {
   const int cap = g_tuning.panel_blocks_per_sm;
   if (cap <= 0) return 0;
   int per_sm_smem = 0, reserved = 0;
@@ -814,7 +837,12 @@ std::size_t panel_padding(int cell_bytes, int device) {
   cudaFuncAttributes fa{};
   if (cell_bytes == 2) CUDA_CHECK(cudaFuncGetAttributes(&fa, panel16_kernel<0>));
   else CUDA_CHECK(cudaFuncGetAttributes(&fa, panel32_kernel<0>));
-  const long long per_block = per_sm_smem / cap - reserved - static_cast<long long>(fa.sharedSizeBytes);
+  constexpr long long kGrain = 128;  // shared memory is given to blocks in units of this many bytes
+  const auto up = [](long long b) { return (b + kGrain - 1) / kGrain * kGrain; };
+  const long long finalize_block = up(static_cast<long long>(final_bytes) + reserved);
+  long long share = (per_sm_smem - finalize_block) / cap / kGrain * kGrain;  // a panel block's, beside a finalize
+  if (share * (cap + 1) <= per_sm_smem) share = per_sm_smem / cap;         // that would admit cap + 1 panels
+  const long long per_block = share - reserved - static_cast<long long>(fa.sharedSizeBytes);
   // Past the largest dynamic size a block may ask for, cap does not apply (it is then 1 or 2 anyway).
   const long long most = static_cast<long long>(fa.maxDynamicSharedSizeBytes);
   return per_block > 0 ? static_cast<std::size_t>(std::min(per_block, std::max<long long>(most, 0))) : 0;
@@ -822,9 +850,14 @@ std::size_t panel_padding(int cell_bytes, int device) {
 
 template <int OP, bool REL>
 void allow_panel_padding(std::size_t bytes) {
-  if (bytes > 0)
+  if (bytes > 0) {
     CUDA_CHECK(cudaFuncSetAttribute(panel16_kernel<OP, REL>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     static_cast<int>(bytes)));
+    // The whole of an SM's unified memory as shared memory: the padding's arithmetic counts on it (a
+    // smaller carveout chosen for the panels alone would leave no room for the finalize block).
+    CUDA_CHECK(cudaFuncSetAttribute(panel16_kernel<OP, REL>, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                    cudaSharedmemCarveoutMaxShared));
+  }
 }
 
 int device_of_current() {
@@ -1050,12 +1083,17 @@ void run_tiled(const std::vector<const std::uint8_t*>& seqs, const Plan& pl, con
   CUDA_CHECK(cudaStreamSynchronize(nullptr));  // the uploads ran on the default stream; the kernels use others
   const SeqInfo si{dtab_off.get(), dnt.get(), dcode_off.get(), dlen.get(), REL ? dtbase.get() : nullptr};
   CUDA_CHECK(cudaFuncSetAttribute(finalize_kernel<Cell, REL>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                  static_cast<int>(kFinalSmem)));
+                                  static_cast<int>(final_smem<Cell, REL>())));
+  CUDA_CHECK(cudaFuncSetAttribute(finalize_kernel<Cell, REL>, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                  cudaSharedmemCarveoutMaxShared));
   const int op = static_cast<int>(g_tuning.op);
   // Split-K slices folded into finalize's load instead of the reduce kernel (Tuning::fused_slices).
   const int fused = std::max(1, g_tuning.fused_slices);
   // Padding of the 16-bit panel's blocks (Tuning::panel_blocks_per_sm); none for the 32-bit one.
-  const std::size_t pad = sizeof(Cell) == 2 ? panel_padding(2, device_of_current()) : 0;
+  cudaFuncAttributes fin_attr{};
+  CUDA_CHECK(cudaFuncGetAttributes(&fin_attr, finalize_kernel<Cell, REL>));
+  const std::size_t pad =
+      sizeof(Cell) == 2 ? panel_padding(2, device_of_current(), final_smem<Cell, REL>() + fin_attr.sharedSizeBytes) : 0;
   if constexpr (sizeof(Cell) == 2) {
     if (op == 1) allow_panel_padding<1, REL>(pad);
     else if (op == 2) allow_panel_padding<2, REL>(pad);
@@ -1125,7 +1163,7 @@ void run_tiled(const std::vector<const std::uint8_t*>& seqs, const Plan& pl, con
       CUDA_CHECK(cudaEventRecord(st.pan_done, st.pan));
       CUDA_CHECK(cudaStreamWaitEvent(st.fin, st.pan_done, 0));
     }
-    finalize_kernel<Cell, REL><<<static_cast<unsigned>(tiles), kFinalThreads, kFinalSmem, st.fin>>>(
+    finalize_kernel<Cell, REL><<<static_cast<unsigned>(tiles), kFinalThreads, final_smem<Cell, REL>(), st.fin>>>(
         tab.get(), si, dcodes.get(), w, S, S > 0 ? scratch : nullptr, slices, pl.lookahead, p, pt);
     CUDA_CHECK_LAUNCH();
     CUDA_CHECK(cudaEventRecord(st.fin_done[d % 4], st.fin));
