@@ -83,17 +83,17 @@ struct PatchGeometry {
 };
 
 // Term 4 or 5 products of one stage into a tile's accumulators: acc(r, c) = max over kk of
-// left(r, kk) + right(kk, c), left given as 8 rows of 8 values, right as 8 aligned 8-cell rows.
-template <class Cell>
-__device__ __forceinline__ void tile_product(typename Cells<Cell>::Eight (&acc)[8],
-                                             const typename Cells<Cell>::Eight (&left)[8], const Cell* right,
+// left(r, kk) + right(kk, c), right given as 8 aligned 8-cell rows and left by `left_word(r, kk)`, the
+// value in both halves of a word (16-bit) or a cell (32-bit).
+template <class Cell, class LeftWord>
+__device__ __forceinline__ void tile_product(typename Cells<Cell>::Eight (&acc)[8], LeftWord left_word, const Cell* right,
                                              int right_stride) {
   using C = Cells<Cell>;
 #pragma unroll
   for (int kk = 0; kk < 8; ++kk) {
     const typename C::Eight bv = C::load8(right + kk * right_stride);
 #pragma unroll
-    for (int r = 0; r < 8; ++r) add_row<Cell>(acc[r], C::splat(left[r], kk), bv);
+    for (int r = 0; r < 8; ++r) add_row<Cell>(acc[r], left_word(r, kk), bv);
   }
 }
 
@@ -310,14 +310,19 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) patch_up_kernel(BatchVie
       const int kb4 = 8 * (ti + stage);
 #pragma unroll
       for (int r = 0; r < 8; ++r) left[r] = C::load8(f + g.at(ib + r, kb4));
-      tile_product<Cell>(acc, left, s + g.at(kb4 + 1, jb), g.rl);
-      // Term 5: k + 1 in tile row K' = J - stage, S2(i, k) (the row of eight one cell earlier) times
-      // F(k + 1, j).
+      tile_product<Cell>(acc, [&](int r, int kk) { return C::splat(left[r], kk); }, s + g.at(kb4 + 1, jb), g.rl);
+      // Term 5: k + 1 in tile row K' = J - stage, S2(i, k) (k = kb5 - 1 + kk: cell 7 of the eight before
+      // kb5, then cells 0 .. 6 of kb5's) times F(k + 1, j). Each value is splatted straight from the eight
+      // that holds it (one permute, not a shifted row of eight first).
       const int kb5 = 8 * (tj - stage);
+      Eight before[8];
 #pragma unroll
-      for (int r = 0; r < 8; ++r)
-        left[r] = C::shift_in(C::load8(s + g.at(ib + r, kb5 - 8)), C::load8(s + g.at(ib + r, kb5)));
-      tile_product<Cell>(acc, left, f + g.at(kb5, jb), g.rl);
+      for (int r = 0; r < 8; ++r) {
+        before[r] = C::load8(s + g.at(ib + r, kb5 - 8));
+        left[r] = C::load8(s + g.at(ib + r, kb5));
+      }
+      tile_product<Cell>(acc, [&](int r, int kk) { return kk == 0 ? C::splat(before[r], 7) : C::splat(left[r], kk - 1); },
+                         f + g.at(kb5, jb), g.rl);
     }
   }
   // The last stage's barrier has passed: write this block's own rows, whole chunks (16-byte loads and
