@@ -57,7 +57,11 @@ constexpr int kWidePatchT = 192;
 constexpr int kWidePatchThreads = 544;
 constexpr int kPatchThreadsMax = 544;  // every window whose tables fit in shared memory (16-bit: L2 <= 200)
 constexpr int kClosureCells = 7 * 8;  // closure of one tile column's in-tile term 4 (rows 0 .. 6)
-constexpr int kMaxWindowCodes = 512;  // target codes of a window (8 ni); larger windows are not for the GPU
+constexpr int kMaxWindowCodes = 512;
+// Term 4's left operands of one stage (the tiles the finishers have just made final), as product words:
+// tile slot ti (its tile row), column kk, row r at word ti * kSplatSlot + 8 kk + r. A slot is 64 words
+// plus 4 of padding, so that the 16-byte loads of consecutive slots fall on distinct bank groups.
+constexpr int kSplatSlot = 68;  // target codes of a window (8 ni); larger windows are not for the GPU
 
 // Window geometry of one pair (target window l2).
 struct PatchGeometry {
@@ -108,6 +112,8 @@ struct CellPair<std::int16_t> {
   __device__ static void store(std::int16_t* p, P v) { *reinterpret_cast<unsigned*>(p) = v; }
   __device__ static P splat(int v) { return C::pack(v, v); }
   __device__ static P splat_half(P v, int half) { return __byte_perm(v, 0, half ? 0x3232 : 0x1010); }
+  // Cell `half` of the pair as a product operand word (C::Word: both halves).
+  __device__ static C::Word word_of(P v, int half) { return splat_half(v, half); }
   __device__ static P splat_cell(const C::Eight& e, int c) { return C::splat(e, c); }
   __device__ static P addmax(P a, P b, P c) { return __viaddmax_s16x2(a, b, c); }
   __device__ static P max(P a, P b) { return __vmaxs2(a, b); }
@@ -127,6 +133,7 @@ struct CellPair<std::int32_t> {
   __device__ static void store(std::int32_t* p, P v) { *reinterpret_cast<int2*>(p) = v; }
   __device__ static P splat(int v) { return make_int2(v, v); }
   __device__ static P splat_half(P v, int half) { return splat(half ? v.y : v.x); }
+  __device__ static C::Word word_of(P v, int half) { return half ? v.y : v.x; }
   __device__ static P splat_cell(const C::Eight& e, int c) { return splat(C::get(e, c)); }
   __device__ static P addmax(P a, P b, P c) {
     return make_int2(__viaddmax_s32(a.x, b.x, c.x), __viaddmax_s32(a.y, b.y, c.y));
@@ -152,7 +159,8 @@ struct CellPair<std::int32_t> {
 // (whole groups of four); hi: the last column
 // (from the window's first) inside the window and the target.
 template <class Cell>
-__device__ __forceinline__ void finish_tile(Cell* f, const Cell* s, const Cell* pj, const Cell* wtab, const std::uint8_t* zs,
+__device__ __forceinline__ void finish_tile(Cell* f, typename Cells<Cell>::Word* splat, const Cell* s, const Cell* pj,
+                                            const Cell* wtab, const std::uint8_t* zs,
                                             const PatchGeometry& g, int ti, int tj, int w, unsigned lanes, int l2,
                                             int hi) {
   using C = Cells<Cell>;
@@ -205,6 +213,16 @@ __device__ __forceinline__ void finish_tile(Cell* f, const Cell* s, const Cell* 
     finish(std::false_type{});
 #pragma unroll
   for (int r = 0; r < 8; ++r) Q::store(f + g.at(ib + r, jb) + c0, x[r]);
+  // The tile as term 4's left operand of this stage's products (columns c0 and c0 + 1, all 8 rows),
+  // splatted once here instead of by each of the tiles to its right (launches with a splat buffer).
+  using Word = typename C::Word;
+  if (splat == nullptr) return;
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    Word* const to = splat + ti * kSplatSlot + 8 * (c0 + h);
+#pragma unroll
+    for (int r = 0; r < 8; ++r) to[r] = Q::word_of(x[r], h);
+  }
 }
 
 template <class Cell, int kThreads, int kMinBlocks, int kRowLength, int kPT = kPatchT>
@@ -220,6 +238,11 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) patch_up_kernel(BatchVie
   Cell* const s = f + g.cells;
   Cell* const pj = s + g.cells;  // closures of the tile columns, kClosureCells each
   Cell* const wtab = pj + g.ni * kClosureCells;  // term-7 weights of the tile columns: [J][z_i][c]
+  using Word = typename C::Word;
+  // Term 4's splatted left operands (kSplatSlot words a tile row), in launches of windows up to kFixedRowL2
+  // (a row length kRowLength for all); wider windows need all the shared memory for their tables.
+  constexpr bool kSplat = kRowLength > 0;
+  Word* const splat = kSplat ? reinterpret_cast<Word*>(wtab + g.ni * seq::kAlphabetSize * 8) : nullptr;
   Cell* const slab = slab_ptr(static_cast<Cell*>(b.f), pd, st.i1, d1);
   const Cell* const gs2 = static_cast<const Cell*>(b.s) + pd.s2;
   const std::uint8_t* const z = b.codes + pd.z;
@@ -301,16 +324,31 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) patch_up_kernel(BatchVie
       const int group = tid >> 2, count = g.ni - stage;
       const unsigned lanes = __ballot_sync(0xffffffffu, group < count);
       if (group < count)
-        finish_tile<Cell>(f, s, pj, wtab, zs, g, group, group + stage, tid & 3, lanes, l2, imin(g.w - 1, m - 1 - i0));
+        finish_tile<Cell>(f, splat, s, pj, wtab, zs, g, group, group + stage, tid & 3, lanes, l2, imin(g.w - 1, m - 1 - i0));
     }
     __syncthreads();
     if (active && delta > stage) {
-      Eight left[8];
-      // Term 4: k in tile column K = I + stage, F(i, k) (rows of this tile) times S2(k + 1, j).
+      // Term 4: k in tile column K = I + stage, F(i, k) (rows of this tile) times S2(k + 1, j); F(i, k) from
+      // the words the finishers of this stage wrote (tile (I, K) is in slot I).
       const int kb4 = 8 * (ti + stage);
+      if constexpr (kSplat) {
+        const uint4* const left4 = reinterpret_cast<const uint4*>(splat + ti * kSplatSlot);  // 16-byte aligned
 #pragma unroll
-      for (int r = 0; r < 8; ++r) left[r] = C::load8(f + g.at(ib + r, kb4));
-      tile_product<Cell>(acc, [&](int r, int kk) { return C::splat(left[r], kk); }, s + g.at(kb4 + 1, jb), g.rl);
+        for (int kk = 0; kk < 8; ++kk) {
+          const uint4 lo = left4[2 * kk], hi = left4[2 * kk + 1];
+          const Word a[8] = {static_cast<Word>(lo.x), static_cast<Word>(lo.y), static_cast<Word>(lo.z), static_cast<Word>(lo.w),
+                             static_cast<Word>(hi.x), static_cast<Word>(hi.y), static_cast<Word>(hi.z), static_cast<Word>(hi.w)};
+          const Eight bv = C::load8(s + g.at(kb4 + 1 + kk, jb));
+#pragma unroll
+          for (int r = 0; r < 8; ++r) add_row<Cell>(acc[r], a[r], bv);
+        }
+      }
+      Eight left[8];
+      if constexpr (!kSplat) {
+#pragma unroll
+        for (int r = 0; r < 8; ++r) left[r] = C::load8(f + g.at(ib + r, kb4));
+        tile_product<Cell>(acc, [&](int r, int kk) { return C::splat(left[r], kk); }, s + g.at(kb4 + 1, jb), g.rl);
+      }
       // Term 5: k + 1 in tile row K' = J - stage, S2(i, k) (k = kb5 - 1 + kk: cell 7 of the eight before
       // kb5, then cells 0 .. 6 of kb5's) times F(k + 1, j). Each value is splatted straight from the eight
       // that holds it (one permute, not a shifted row of eight first).
@@ -351,8 +389,11 @@ PatchGeometry launch_geometry(int l2, int max_l2, int pt = kPatchT) {
 }
 std::size_t bytes_for(int l2, int max_l2, int pt, int cell_bytes) {
   const PatchGeometry g = launch_geometry(l2, max_l2, pt);
-  return (2 * static_cast<std::size_t>(g.cells) + static_cast<std::size_t>(g.ni) * (kClosureCells + seq::kAlphabetSize * 8)) *
-         static_cast<std::size_t>(cell_bytes);
+  // The two tables, the closures and weights (cells), then term 4's words (4 bytes each) where the kernel
+  // has them (a fixed row length: windows up to kFixedRowL2).
+  const std::size_t cells = 2 * static_cast<std::size_t>(g.cells) + static_cast<std::size_t>(g.ni) * (kClosureCells + seq::kAlphabetSize * 8);
+  const std::size_t splat = max_l2 <= kFixedRowL2 ? static_cast<std::size_t>(g.ni) * kSplatSlot * 4 : 0;
+  return cells * static_cast<std::size_t>(cell_bytes) + splat;
 }
 
 // One thread per tile, and 8 per tile of the longest diagonal.
