@@ -48,22 +48,26 @@ double cost_per_unit(StageKind stage) {
 //   nussinov cpu-core  1.6e10 updates/s: the tiled CPU path on one thread, n = 4,000 and 6,000
 //                      (1.6e10 and 1.7e10 updates/s); 1.2e-4 s per unit: 1,527 hairpins (127,588 nt)
 //                      with traceback in 0.012 s on 16 threads = 0.19 core-s.
-//   nussinov gpu       1e13 updates/s end to end with structures (the engine's Nussinov stage on the
-//                      flagship slices with the tables copied back through page-locked memory: 500
-//                      records 6.7-7.1 s, 2,000 records 31.0 s busy); 2e-5 s per unit.
+//   nussinov gpu       1.8e13 updates/s end to end with structures: the whole flagship set's Nussinov
+//                      stage (7.54e15 updates, both longest records included) in 381.5 s busy at
+//                      85ba64e is 2.0e13; kept a little lower for slices without the long records
+//                      (their short folds carry more fixed cost); 2e-5 s per unit. (1e13 until Session
+//                      15: the Session 7 kernels.)
 //   miranda  cpu-core  2.5e9 cells/s: the AVX2 SIMD scan, 2.59 GCUPS on one core; 1e-5 s per pair.
 //   miranda  gpu       6.8e10 cells/s: the GPU scan end to end with the exact CPU post-processing
 //                      (68 GCUPS for 1,921 microRNAs x the SARS-CoV-2 genome); 5e-6 s per pair.
 //   bpmax    cpu-core  4.2e9 updates/s: the fast CPU path, 23 x 20,000 with W2 = 128 on 16 threads.
-//   bpmax    gpu       5.2e12 updates/s end to end with `traceback: top` (tracebacks beside the GPU):
-//                      the engine's BPMax stage on the flagship slices (1,500 pairs in 16.0 s, 6,000
-//                      in 58.8 s busy).
+//   bpmax    gpu       8e12 updates/s end to end with `traceback: top` (tracebacks beside the GPU):
+//                      `screen bench bpmax --targets` over the whole flagship set, 4.98e15 updates in
+//                      616.9 s at a7490fb (8.1e12), less traceback's 6%, plus the kernels' 5% since.
+//                      With the Nussinov rate above, the whole flagship job estimates 1,043 s; it ran in
+//                      988.7 s at 1876bd1 (README). (5.2e12 until Session 15: the Session 8 kernels.)
 double throughput(StageKind stage, DeviceKind kind) {
   const bool gpu = kind == DeviceKind::gpu;
   switch (stage) {
-    case StageKind::nussinov: return gpu ? 1e13 : 1.6e10;
+    case StageKind::nussinov: return gpu ? 1.8e13 : 1.6e10;
     case StageKind::miranda: return gpu ? 6.8e10 : 2.5e9;
-    case StageKind::bpmax: return gpu ? 5.2e12 : 4.2e9;
+    case StageKind::bpmax: return gpu ? 8e12 : 4.2e9;
   }
   return 1e9;
 }
