@@ -117,6 +117,17 @@ TEST(BpmaxCpu, EqualsReferenceOnLargerPairs) {
   }
 }
 
+// Term 1 runs groups of rows in registers (8 rows of 16-bit cells, 4 of 32-bit) with the first
+// rows of a column block one by one: the traceback's window (23 x 128) and sizes that leave every
+// number of rows over, in both cell widths, every cell compared.
+TEST(BpmaxCpu, EqualsReferenceAcrossTheRowGroups) {
+  std::mt19937 rng(31337);
+  for (const Case& c : {Case{23, 128, 0, 0}, Case{5, 131, 0, 128}, Case{7, 150, 0, 100}, Case{4, 93, 0, 0}})
+    check_case(rng, c, weights_321(), false, 1, true);
+  for (const Case& c : {Case{6, 77, 0, 0}, Case{5, 70, 0, 66}, Case{4, 41, 0, 0}})
+    check_case(rng, c, weights_wide(), false, 1, true);
+}
+
 TEST(BpmaxCpu, EmptyStrands) {
   const auto x = codes("ACGU");
   const Params p;

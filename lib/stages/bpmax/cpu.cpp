@@ -67,22 +67,83 @@ inline void mps(Cell* __restrict c, const Cell* __restrict a, Cell s, int len) {
 // of the band: i2 < m - d.
 inline int row_end(int iend, int m, int d) { return std::min(iend, round_up(m - d, kAlign)); }
 
-// Term 1 for one query split: for every row d2 of the tile [i0, iend) of C,
-//   C[d2][i2] = max over o < d2 of A[o][i2] + B[d2-o-1][i2+o+1].
+// One column block: kAlign cells of a row as one vector (two AVX2 registers for 32-bit cells).
+// Sums wrap as the scalar kernels' narrowing does (unsigned lanes), maxima are signed.
+// (GCC's vector_size needs concrete element types, hence the two lane sets.) The helpers are always
+// inlined into the kernels' AVX2 and baseline clones, so no vector crosses a call (g++'s -Wpsabi note
+// about such calls is off for this file: lib/stages/bpmax/CMakeLists.txt).
+typedef std::int16_t BlockI16 __attribute__((vector_size(kAlign * 2)));
+typedef std::uint16_t BlockU16 __attribute__((vector_size(kAlign * 2)));
+typedef std::int32_t BlockI32 __attribute__((vector_size(kAlign * 4)));
+typedef std::uint32_t BlockU32 __attribute__((vector_size(kAlign * 4)));
 template <class Cell>
-inline void term1_tile(Cell* c, const Cell* a, const Cell* b, int stride, int l2, int m, int i0, int iend) {
+struct Block {
+  using V = std::conditional_t<sizeof(Cell) == 2, BlockI16, BlockI32>;
+  using U = std::conditional_t<sizeof(Cell) == 2, BlockU16, BlockU32>;
+  __attribute__((always_inline)) static V load(const Cell* p) {
+    V v;
+    __builtin_memcpy(&v, p, sizeof v);
+    return v;
+  }
+  __attribute__((always_inline)) static void store(Cell* p, V v) { __builtin_memcpy(p, &v, sizeof v); }
+  __attribute__((always_inline)) static V add(V a, V b) { return (V)((U)a + (U)b); }
+  __attribute__((always_inline)) static V max(V a, V b) { return a > b ? a : b; }
+};
+
+// Terms 1, 2 and 3 for one query split on rows [d2, d2 + R) of one column block (cells i2 = cb ..
+// cb + 15):
+//   C[d][i2] = max(A[d][i2] + sa, B[d][i2] + sb, max over o < d of A[o][i2] + B[d-o-1][i2+o+1]),
+// sa = S1(k1 + 1, j1) and sb = S1(i1, k1). The R rows' accumulators stay in registers across o and
+// share each A load (a register-blocked max-plus product): per o, one load of A and R of B for R
+// add + max pairs. R = 1 is the plain row.
+template <class Cell, int R>
+__attribute__((always_inline)) inline void term1_rows(Cell* c, const Cell* a, const Cell* b, Cell sa, Cell sb,
+                                                      std::ptrdiff_t p, int d2, int cb) {
+  using B = Block<Cell>;
+  typename B::V acc[R];
+  const typename B::V va = sa - typename B::V{}, vb = sb - typename B::V{};  // the scalars in every lane
+#pragma GCC unroll 8
+  for (int r = 0; r < R; ++r) {
+    const std::ptrdiff_t at = (d2 + r) * p + cb;
+    acc[r] = B::max(B::load(c + at), B::max(B::add(B::load(a + at), va), B::add(B::load(b + at), vb)));
+  }
+  // Offsets, not pointers: the one of B's row d2 - o - 1 runs below row 0 in the last steps, where
+  // only the rows r that bring it back into the slab read it.
+  std::ptrdiff_t ao = cb;                      // A[o][cb]
+  std::ptrdiff_t bo = (d2 - 1) * p + cb + 1;  // B[d2-o-1][cb+o+1]; row r adds r p
+  int o = 0;
+  for (; o < d2; ++o, ao += p, bo += 1 - p) {  // o < d2 <= every row's d: all R rows take it
+    const typename B::V av = B::load(a + ao);
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r) acc[r] = B::max(acc[r], B::add(av, B::load(b + (bo + r * p))));
+  }
+  // o = d2 + t, t < R - 1: only rows r > t take it (a fixed triangle, unrolled without branches).
+#pragma GCC unroll 8
+  for (int t = 0; t < R - 1; ++t, ao += p, bo += 1 - p) {
+    const typename B::V av = B::load(a + ao);
+#pragma GCC unroll 8
+    for (int r = t + 1; r < R; ++r) acc[r] = B::max(acc[r], B::add(av, B::load(b + (bo + r * p))));
+  }
+#pragma GCC unroll 8
+  for (int r = 0; r < R; ++r) B::store(c + (d2 + r) * p + cb, acc[r]);
+}
+
+// Terms 1, 2 and 3 for one query split over the tile [i0, iend) of C, by column blocks: in block cb,
+// the rows d2 whose band reaches it (i2 = cb < m - d2, as row_end) in groups of R, the first few one
+// by one (row 0 has terms 2 and 3 only).
+// Cells past a row's band inside its last block are computed too (see the file comment).
+template <class Cell>
+__attribute__((always_inline)) inline void term1_tile(Cell* c, const Cell* a, const Cell* b, Cell sa, Cell sb, int stride, int l2,
+                                                      int m, int i0, int iend) {
+  constexpr int R = sizeof(Cell) == 2 ? 8 : 4;  // accumulators: R vectors of 16 and 32-bit cells fit 16 registers
   const std::ptrdiff_t p = stride;
-  for (int d2 = 1; d2 < l2; ++d2) {
-    const int hi = row_end(iend, m, d2);
-    if (hi <= i0) break;
-    const int len = hi - i0;
-    Cell* cr = c + d2 * p + i0;
-    auto arow = [&](int o) { return a + o * p + i0; };
-    auto brow = [&](int o) { return b + (d2 - o - 1) * p + i0 + o + 1; };
-    int o = 0;
-    for (; o + 4 <= d2; o += 4)
-      mp4(cr, arow(o), brow(o), arow(o + 1), brow(o + 1), arow(o + 2), brow(o + 2), arow(o + 3), brow(o + 3), len);
-    for (; o < d2; ++o) mp1(cr, arow(o), brow(o), len);
+  for (int cb = i0; cb < iend; cb += kAlign) {
+    const int dend = std::min(l2, m - cb);  // rows d2 < dend reach the block
+    // The rows left over by the groups are the shortest (d2 from 1), not the longest.
+    const int singles = dend > 0 ? dend % R : 0;
+    int d2 = 0;
+    for (; d2 < singles; ++d2) term1_rows<Cell, 1>(c, a, b, sa, sb, p, d2, cb);
+    for (; d2 + R <= dend; d2 += R) term1_rows<Cell, R>(c, a, b, sa, sb, p, d2, cb);
   }
 }
 
@@ -141,9 +202,9 @@ inline void single_table(Cell* out, const Cell* w, int n, int l, int stride) {
 
 // Non-template entry points, compiled for AVX2 and the baseline.
 #define SCREEN_BPMAX_KERNELS(Cell)                                                                                   \
-  SCREEN_BPMAX_CLONES void k_term1(Cell* c, const Cell* a, const Cell* b, int stride, int l2, int m, int i0,         \
-                                   int iend) {                                                                       \
-    term1_tile(c, a, b, stride, l2, m, i0, iend);                                                                    \
+  SCREEN_BPMAX_CLONES void k_term1(Cell* c, const Cell* a, const Cell* b, Cell sa, Cell sb, int stride, int l2,     \
+                                   int m, int i0, int iend) {                                                        \
+    term1_tile(c, a, b, sa, sb, stride, l2, m, i0, iend);                                                            \
   }                                                                                                                  \
   SCREEN_BPMAX_CLONES void k_add_scalar(Cell* c, const Cell* a, Cell s, int stride, int l2, int m, int i0,           \
                                         int iend) {                                                                  \
@@ -281,9 +342,7 @@ void CpuTables::fill(int threads) {
         for (int k1 = i1; k1 < j1; ++k1) {
           const Cell* a = slab(i1, k1 - i1);
           const Cell* b = slab(k1 + 1, j1 - k1 - 1);
-          k_term1(c, a, b, stride, l2, m, i0, iend);
-          k_add_scalar(c, a, s1v(k1 + 1, j1), stride, l2, m, i0, iend);
-          k_add_scalar(c, b, s1v(i1, k1), stride, l2, m, i0, iend);
+          k_term1(c, a, b, s1v(k1 + 1, j1), s1v(i1, k1), stride, l2, m, i0, iend);  // terms 1, 2 and 3
         }
         if (d1 > kMinLoop) k_add_scalar(c, slab(i1 + 1, d1 - 2), wx(i1, j1), stride, l2, m, i0, iend);
       }
