@@ -161,24 +161,44 @@ inline void add_scalar_tile(Cell* c, const Cell* a, Cell s, int stride, int l2, 
 // Terms 4, 5 and 7 of row d2 >= 1 of slab C over the columns [i0, iend):
 //   4: C[o][i2] + S2[d2-o-1][i2+o+1],  5: S2[o][i2] + C[d2-o-1][i2+o+1],  o < d2;
 //   7: Wz[d2][i2] + C[d2-2][i2+1] when d2 > kMinLoop.
-// By column blocks, each in two registers (terms 4 and 5) across all o: every row read is shorter
-// than d2, so finished.
+// Every row read is shorter than d2, so finished. Two forms: short rows (up to kBlockedRowCells, as in
+// a traceback's window) by column blocks, each in two registers across all o; longer rows as whole-row
+// passes, two o at a time (the blocks' walk down the rows, one cache line per row and stream, was 2.3
+// times slower there: 23 x 1,000 at W2 = 128).
+constexpr int kBlockedRowCells = 128;
 template <class Cell>
 __attribute__((always_inline)) inline void inner_row(Cell* c, const Cell* s2, const Cell* wz, int stride, int d2, int m,
                                                      int i0, int iend) {
   using B = Block<Cell>;
   const std::ptrdiff_t p = stride;
   const int hi = row_end(iend, m, d2);
-  for (int cb = i0; cb < hi; cb += kAlign) {
-    typename B::V t4 = B::load(c + d2 * p + cb), t5 = t4;
-    std::ptrdiff_t lo = cb, sh = (d2 - 1) * p + cb + 1;  // row o at cb; row d2 - o - 1 at cb + o + 1
-    for (int o = 0; o < d2; ++o, lo += p, sh += 1 - p) {
-      t4 = B::max(t4, B::add(B::load(c + lo), B::load(s2 + sh)));
-      t5 = B::max(t5, B::add(B::load(s2 + lo), B::load(c + sh)));
+  if (hi <= i0) return;
+  const int len = hi - i0;
+  if (len <= kBlockedRowCells) {
+    for (int cb = i0; cb < hi; cb += kAlign) {
+      typename B::V t4 = B::load(c + d2 * p + cb), t5 = t4;
+      std::ptrdiff_t lo = cb, sh = (d2 - 1) * p + cb + 1;  // row o at cb; row d2 - o - 1 at cb + o + 1
+      for (int o = 0; o < d2; ++o, lo += p, sh += 1 - p) {
+        t4 = B::max(t4, B::add(B::load(c + lo), B::load(s2 + sh)));
+        t5 = B::max(t5, B::add(B::load(s2 + lo), B::load(c + sh)));
+      }
+      if (d2 > kMinLoop) t4 = B::max(t4, B::add(B::load(wz + d2 * p + cb), B::load(c + ((d2 - 2) * p + cb + 1))));
+      B::store(c + d2 * p + cb, B::max(t4, t5));
     }
-    if (d2 > kMinLoop) t4 = B::max(t4, B::add(B::load(wz + d2 * p + cb), B::load(c + ((d2 - 2) * p + cb + 1))));
-    B::store(c + d2 * p + cb, B::max(t4, t5));
+    return;
   }
+  Cell* cr = c + d2 * p + i0;
+  int o = 0;
+  for (; o + 2 <= d2; o += 2) {
+    mp4(cr, c + o * p + i0, s2 + (d2 - o - 1) * p + i0 + o + 1, s2 + o * p + i0, c + (d2 - o - 1) * p + i0 + o + 1,
+        c + (o + 1) * p + i0, s2 + (d2 - o - 2) * p + i0 + o + 2, s2 + (o + 1) * p + i0,
+        c + (d2 - o - 2) * p + i0 + o + 2, len);
+  }
+  for (; o < d2; ++o) {
+    mp1(cr, c + o * p + i0, s2 + (d2 - o - 1) * p + i0 + o + 1, len);
+    mp1(cr, s2 + o * p + i0, c + (d2 - o - 1) * p + i0 + o + 1, len);
+  }
+  if (d2 > kMinLoop) mp1(cr, wz + d2 * p + i0, c + (d2 - 2) * p + i0 + 1, len);
 }
 
 // One strand's Nussinov table S (min_loop 3, intervals shorter than l) in diagonal-major rows:
