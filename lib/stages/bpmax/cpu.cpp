@@ -147,7 +147,7 @@ __attribute__((always_inline)) inline void term1_tile(Cell* c, const Cell* a, co
   const std::ptrdiff_t p = stride;
   for (int cb = i0; cb < iend; cb += kAlign) {
     const int dend = std::min(l2, m - cb);  // rows d2 < dend reach the block
-    // The rows left over by the groups are the shortest (d2 from 1), not the longest.
+    // The rows left over by the groups are the shortest (from d2 = 0), not the longest.
     const int singles = dend > 0 ? dend % R : 0;
     int d2 = 0;
     for (; d2 < singles; ++d2) term1_rows<Cell, 1>(c, a, b, sa, sb, p, d2, cb);
