@@ -33,8 +33,8 @@ constexpr int round_up(int v, int k) { return (v + k - 1) / k * k; }
 // Cells per row: the row, rounded to vectors, plus one vector of padding; one more when that is a
 // multiple of 64 cells, because the column-block kernels walk down the rows of a slab, and rows a large
 // power of two of bytes apart fall on a few cache sets (1,024 cells, 2 KB of 16-bit cells, left two of
-// the L1 cache's 64 sets: 23 x 1,000 at W2 = 128 took 1.38-1.47 s instead of 0.94-1.07 s on the
-// development machine, one thread).
+// the L1 cache's 64 sets; `screen bench bpmax --quick`, 23 x 1,000 at W2 = 128 on one thread of the
+// development machine: 1.33-1.54 s without the extra vector, 0.90-1.28 s with it).
 int row_stride(int len) {
   const int stride = round_up(len, kAlign) + kAlign;
   return stride % 64 == 0 ? stride + kAlign : stride;
@@ -171,8 +171,8 @@ inline void add_scalar_tile(Cell* c, const Cell* a, Cell s, int stride, int l2, 
 //   7: Wz[d2][i2] + C[d2-2][i2+1] when d2 > kMinLoop.
 // Every row read is shorter than d2, so finished. Two forms: short rows (up to kBlockedRowCells, as in
 // a traceback's window) by column blocks, each in two registers across all o; longer rows as whole-row
-// passes, two o at a time (the blocks' walk down the rows, one cache line per row and stream, was 2.3
-// times slower there: 23 x 1,000 at W2 = 128).
+// passes, two o at a time (the blocks' walk down the rows, one cache line per row and stream, made terms
+// 4 and 5 48% of a 23 x 1,000 fold's perf samples, against 16% with whole-row passes).
 constexpr int kBlockedRowCells = 128;
 template <class Cell>
 __attribute__((always_inline)) inline void inner_row(Cell* c, const Cell* s2, const Cell* wz, int stride, int d2, int m,
