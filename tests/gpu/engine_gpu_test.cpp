@@ -1,10 +1,12 @@
 // The engine's GPU device against its CPU pool: the same small job (all three stages) run with
-// resources.devices cpu and auto (GPU 0 here) must give identical results.h5 stage tables, row for
-// row; the shards table records which device ran. A listed GPU that does not exist is refused.
+// resources.devices cpu and auto (any GPU of the machine) must give identical results.h5 stage
+// tables, row for row; the shards table records which device ran: only listed GPUs for a list
+// such as [0] or [1]. A listed GPU that does not exist is refused.
 // Several workers (every GPU plus a CPU worker) and a GPU memory budget too small for any unit (all
 // units routed to the GPU workers' CPU threads) give the same tables too.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -34,7 +36,9 @@ std::string run_on(manifest::Job job, manifest::DeviceMode mode, std::vector<int
   return s.results;
 }
 
-void expect_same_results(const std::string& cpu_path, const std::string& gpu_path) {
+// `gpu_prefix` is what every device a GPU run's shard names starts with: "gpu 0 (" for [0], "gpu "
+// for auto (on a machine with several GPUs a shard may go to any of them).
+void expect_same_results(const std::string& cpu_path, const std::string& gpu_path, const std::string& gpu_prefix) {
   ASSERT_FALSE(cpu_path.empty());
   ASSERT_FALSE(gpu_path.empty());
   const store::ResultsReader cpu(cpu_path), gpu(gpu_path);
@@ -49,7 +53,15 @@ void expect_same_results(const std::string& cpu_path, const std::string& gpu_pat
   EXPECT_FALSE(a.bpmax_scores.empty());
   expect_stage_rows_equal(a, b);
   for (const auto& s : cpu.shards()) EXPECT_EQ(s.device.rfind("cpu (", 0), 0u) << s.device;
-  for (const auto& s : gpu.shards()) EXPECT_EQ(s.device.rfind("gpu 0 (", 0), 0u) << s.device;
+  for (const auto& s : gpu.shards()) {
+    // A shard taken by several workers names each, separated by "; ".
+    std::size_t from = 0;
+    while (from <= s.device.size()) {
+      const std::size_t end = std::min(s.device.find("; ", from), s.device.size());
+      EXPECT_EQ(s.device.compare(from, gpu_prefix.size(), gpu_prefix), 0) << s.device;
+      from = end + 2;
+    }
+  }
 }
 
 TEST(EngineGpu, AutoOnTheGpuEqualsTheCpuPool) {
@@ -60,7 +72,7 @@ TEST(EngineGpu, AutoOnTheGpuEqualsTheCpuPool) {
     const manifest::Job job = manifest::load_manifest(write_job(dir, shards, seed));
     const std::string cpu = run_on(job, manifest::DeviceMode::cpu, {}, dir.file("cpu"));
     const std::string gpu = run_on(job, manifest::DeviceMode::automatic, {}, dir.file("gpu"));
-    expect_same_results(cpu, gpu);
+    expect_same_results(cpu, gpu, "gpu ");
   }
 }
 
@@ -70,7 +82,17 @@ TEST(EngineGpu, ListedGpuEqualsTheCpuPool) {
   const manifest::Job job = manifest::load_manifest(write_job(dir, 2, 5));
   const std::string cpu = run_on(job, manifest::DeviceMode::cpu, {}, dir.file("cpu"));
   const std::string gpu = run_on(job, manifest::DeviceMode::gpus, {0}, dir.file("gpu"));
-  expect_same_results(cpu, gpu);
+  expect_same_results(cpu, gpu, "gpu 0 (");
+}
+
+TEST(EngineGpu, TheSecondGpuAloneEqualsTheCpuPool) {
+  SCREEN_REQUIRE_GPU();
+  if (gpu::gpu_count() < 2) GTEST_SKIP() << "one GPU here: devices [1] needs a second";
+  TempDir dir;
+  const manifest::Job job = manifest::load_manifest(write_job(dir, 2, 6));
+  const std::string cpu = run_on(job, manifest::DeviceMode::cpu, {}, dir.file("cpu"));
+  const std::string gpu = run_on(job, manifest::DeviceMode::gpus, {1}, dir.file("gpu"));
+  expect_same_results(cpu, gpu, "gpu 1 (");
 }
 
 TEST(EngineGpu, AMissingListedGpuIsAResourceError) {
@@ -136,7 +158,7 @@ TEST(EngineGpu, UnitsOverTheGpuBudgetRunOnTheWorkersCpuThreads) {
   const std::string cpu = run_on(job, manifest::DeviceMode::cpu, {}, dir.file("cpu"));
   job.resources.gpu_memory_fraction = 1e-12;  // a budget of a few bytes: no unit fits
   const std::string gpu = run_on(job, manifest::DeviceMode::gpus, {0}, dir.file("gpu"));
-  expect_same_results(cpu, gpu);
+  expect_same_results(cpu, gpu, "gpu 0 (");
 }
 
 TEST(EngineGpu, CheckpointedGpuRunEqualsTheCpuPool) {
@@ -146,7 +168,7 @@ TEST(EngineGpu, CheckpointedGpuRunEqualsTheCpuPool) {
   const std::string cpu = run_on(job, manifest::DeviceMode::cpu, {}, dir.file("cpu"));
   job.checkpoint.every_seconds = 0;  // one unit per batch, a checkpoint after each
   const std::string gpu = run_on(job, manifest::DeviceMode::gpus, {0}, dir.file("gpu"));
-  expect_same_results(cpu, gpu);
+  expect_same_results(cpu, gpu, "gpu 0 (");
 }
 
 }  // namespace
