@@ -109,7 +109,7 @@ RunSummary run_job(const manifest::Job& job, const RunOptions& options) {
   sum.units_total = p.units.size();
   sum.units_skipped = p.skipped.size();
   std::set<std::int64_t> done;
-  for (const auto& [id, c] : check_shards(output, p, job.manifest_sha256, input_sha)) {
+  for (const auto& [id, c] : check_shards(output, p, job.results_sha256, input_sha)) {
     if (c.done) {
       done.insert(id);
       sum.reused.push_back(id);
@@ -160,7 +160,7 @@ RunSummary run_job(const manifest::Job& job, const RunOptions& options) {
     ctx.plan = &p;
     ctx.params = &params;
     ctx.output = output;
-    ctx.manifest_sha256 = job.manifest_sha256;
+    ctx.manifest_sha256 = job.results_sha256;
     ctx.input_sha256 = input_sha;
     ctx.stages = job.stage_order;
     ctx.host = host;

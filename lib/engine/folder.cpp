@@ -26,7 +26,7 @@ std::string results_path(const std::string& output) { return output + "/results.
 RunState current_state(const manifest::Job& job, const Inputs& in, const plan::Plan& p) {
   RunState s;
   s.manifest_path = fs::absolute(job.manifest_path).lexically_normal().string();
-  s.manifest_sha256 = job.manifest_sha256;
+  s.manifest_sha256 = job.results_sha256;
   s.plan_sha256 = p.hash;
   s.inputs = in.files;
   s.units = p.units.size();
@@ -50,7 +50,9 @@ std::string differences(const RunState& old, const RunState& now) {
   std::vector<std::string> d;
   if (old.manifest_sha256 != now.manifest_sha256) {
     const std::size_t n = distinct_prefix(old.manifest_sha256, now.manifest_sha256);
-    d.push_back(fmt::format("the manifest changed (SHA-256 {} then, {} now)", old.manifest_sha256.substr(0, n),
+    d.push_back(fmt::format("the manifest changed where it decides the results (settings SHA-256 {} then, {} now; "
+                            "devices, threads, checkpoint and cluster settings may change)",
+                            old.manifest_sha256.substr(0, n),
                             now.manifest_sha256.substr(0, n)));
   }
   if (old.inputs.size() != now.inputs.size()) {

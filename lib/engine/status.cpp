@@ -30,7 +30,7 @@ std::string merge_output(const manifest::Job& job, const std::string& command_li
                       in.target_both_strands);
   const std::string diff = differences(old, current_state(job, in, p));
   if (!diff.empty()) throw ConflictError(fmt::format("{}: cannot merge: {}", output, diff));
-  const auto checks = check_shards(output, p, job.manifest_sha256, in.input_sha256());
+  const auto checks = check_shards(output, p, job.results_sha256, in.input_sha256());
   std::vector<std::string> missing;
   for (const auto& s : p.shards) {
     auto it = checks.find(s.id);

@@ -124,6 +124,10 @@ struct Job {
   std::string manifest_path;    // as given to the loader
   std::string manifest_text;    // the manifest exactly as read
   std::string manifest_sha256;  // SHA-256 of manifest_text, lower-case hex
+  // SHA-256 of what the results depend on (results_identity.hpp): what a resume, the part files and
+  // the checkpoints are checked against, so that devices, threads, checkpoint and cluster settings
+  // may change between a stopped run and its resumption.
+  std::string results_sha256;
 
   bool enabled(StageKind kind) const;
   // Whether any target set scans both strands (then the pair stages' tables carry a strand column).

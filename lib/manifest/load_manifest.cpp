@@ -13,6 +13,7 @@
 #include "common/error.hpp"
 #include "common/sha256.hpp"
 #include "manifest/param_rules.hpp"
+#include "manifest/results_identity.hpp"
 #include "manifest/sections.hpp"
 #include "manifest/yaml_fields.hpp"
 #include "seq/input_file.hpp"
@@ -108,6 +109,7 @@ Job parse_manifest(const std::string& yaml_text, const std::string& display_path
   job.manifest_path = display_path;
   job.manifest_text = yaml_text;
   job.manifest_sha256 = sha256_hex(yaml_text);
+  job.results_sha256 = results_identity_sha256(doc);
   return job;
 }
 

@@ -109,7 +109,7 @@ MergeSummary merge_results(const MergeSpec& spec, const std::string& output_path
 
   for (const auto& path : spec.parts) {
     Part p = PartReader::read(path);
-    const PartCheck c = PartReader::check(path, p, job.manifest_sha256, input_sha);
+    const PartCheck c = PartReader::check(path, p, job.results_sha256, input_sha);
     if (c.status == PartStatus::different_manifest || c.status == PartStatus::different_inputs)
       throw ConflictError(c.reason);
     if (!c.ok()) throw ResourceError(c.reason);

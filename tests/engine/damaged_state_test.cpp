@@ -213,11 +213,12 @@ TEST(RunInfo, AChangedManifestShowsTwoDifferentHashes) {
   spit(path, text);
   const CommandResult r = screen_all("run " + manifest + " --threads 1");
   EXPECT_EQ(r.code, 7) << r.out;
-  const auto m = r.out.find("the manifest changed (SHA-256 ");
+  const std::string opening = "the manifest changed where it decides the results (settings SHA-256 ";
+  const auto m = r.out.find(opening);
   ASSERT_NE(m, std::string::npos) << r.out;
-  const auto b = m + std::string("the manifest changed (SHA-256 ").size();
+  const auto b = m + opening.size();
   const auto then_end = r.out.find(" then, ", b);
-  const auto now_end = r.out.find(" now)", then_end);
+  const auto now_end = r.out.find(" now;", then_end);
   ASSERT_NE(now_end, std::string::npos) << r.out;
   const std::string then = r.out.substr(b, then_end - b);
   const std::string now = r.out.substr(then_end + 7, now_end - then_end - 7);

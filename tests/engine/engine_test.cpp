@@ -3,6 +3,7 @@
 // a stop request, and the re-merge.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <csignal>
 #include <filesystem>
 
@@ -22,6 +23,14 @@ namespace screen::engine::testing {
 namespace {
 
 RunOptions opts(int shards = 0) { return quiet_options(2, shards); }
+
+// `text` with its one `from` replaced by `to` (the test's manifest holds each exactly once).
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  const auto at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
+}
 
 store::StageRows results_rows(const std::string& output) {
   return store::ResultsReader(output + "/results.h5").stage_rows();
@@ -143,9 +152,47 @@ TEST(Engine, ChangedInputIsRefusedUnlessRestart) {
   EXPECT_EQ(s.ran.size(), s.shards_total);
   EXPECT_EQ(store::ResultsReader(s.results).targets().size(), 5u);
 
-  // A changed manifest too.
-  spit(dir.file("job.yaml"), manifest::load_manifest(dir.file("job.yaml")).manifest_text + "# changed\n");
+  // A manifest changed where it decides results too (a stage parameter).
+  const std::string text = manifest::load_manifest(dir.file("job.yaml")).manifest_text;
+  spit(dir.file("job.yaml"), replaced(text, "score_threshold: 120", "score_threshold: 130"));
   EXPECT_THROW(run_job(manifest::load_manifest(dir.file("job.yaml")), opts()), ConflictError);
+}
+
+// How the work is run is not what it computes: with other devices, threads, checkpoint interval,
+// cluster settings, comments and layout, the finished run is taken as it is (nothing recomputed),
+// and a run stopped part-way resumes from its kept shards to the same results.
+TEST(Engine, RunSettingsMayChangeBetweenAStopAndItsResumption) {
+  TempDir dir;
+  const manifest::Job job = manifest::load_manifest(write_job(dir, 3));
+  const RunSummary first = run_job(job, opts());
+  const store::StageRows reference = results_rows(job.output);
+  std::string text = replaced(job.manifest_text, "resources:\n  devices: cpu\n  cpu_threads: 2\n",
+                              "# run settings changed\nresources:\n  devices: auto\n  cpu_threads: 1\n"
+                              "  gpu_memory_fraction: 0.5\n");
+  text += "checkpoint:\n  every: 30s\ncluster:\n  partition: gpu\n";
+  spit(dir.file("job.yaml"), text);
+  const manifest::Job changed = manifest::load_manifest(dir.file("job.yaml"));
+  EXPECT_NE(changed.manifest_sha256, job.manifest_sha256);
+  EXPECT_EQ(changed.results_sha256, job.results_sha256);
+  RunOptions cpu_only = opts();
+  const RunSummary again = run_job(changed, cpu_only);
+  EXPECT_TRUE(again.ran.empty());
+  EXPECT_EQ(again.reused.size(), first.ran.size());
+
+  // Stopped part-way: two of the three parts gone, the journal keeps shard 0's.
+  fs::remove(job.output + "/results.h5");
+  fs::remove(job.output + "/" + part_name(1));
+  fs::remove(job.output + "/" + part_name(2));
+  manifest::Job on_cpu = changed;
+  on_cpu.resources.devices = manifest::DeviceMode::cpu;  // this test's machine may have a GPU
+  RunSummary resumed = run_job(on_cpu, cpu_only);
+  std::sort(resumed.ran.begin(), resumed.ran.end());
+  EXPECT_EQ(resumed.ran, (std::vector<std::int64_t>{1, 2}));
+  expect_stage_rows_equal(results_rows(job.output), reference);
+
+  // A changed max_unit_memory counts: it decides which units are skipped.
+  spit(dir.file("job.yaml"), replaced(text, "  cpu_threads: 1\n", "  cpu_threads: 1\n  max_unit_memory: 1GiB\n"));
+  EXPECT_NE(manifest::load_manifest(dir.file("job.yaml")).results_sha256, job.results_sha256);
 }
 
 TEST(Engine, ConcurrentRunsOnOneOutputConflict) {

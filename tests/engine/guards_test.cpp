@@ -94,7 +94,7 @@ void expect_journal_trustworthy(const manifest::Job& job, const std::string& out
   entries = journal.entries.size();
   const Inputs in = load_inputs(job);
   for (const auto& e : journal.entries) {
-    const store::PartCheck c = store::PartReader::verify(output + "/" + e.part_file, job.manifest_sha256,
+    const store::PartCheck c = store::PartReader::verify(output + "/" + e.part_file, job.results_sha256,
                                                          in.input_sha256());
     EXPECT_TRUE(c.ok()) << e.part_file << ": " << c.reason;
     EXPECT_EQ(c.checksum, e.checksum) << e.part_file;

@@ -233,5 +233,26 @@ TEST_F(Defaults, TheJobKeepsTheManifestTextAsRead) {
   EXPECT_NE(load(text + "\n").manifest_sha256, job.manifest_sha256);  // any change to the text shows
 }
 
+// The results' hash ignores how the work is run (devices, threads, GPU memory share, checkpoint,
+// cluster), comments and layout; every other change counts, max_unit_memory included.
+TEST_F(Defaults, TheResultsHashIgnoresOnlyHowTheWorkIsRun) {
+  const std::string base = std::string(kHead) + "  nussinov:\n    min_loop: 3\nresources:\n  devices: cpu\n";
+  const std::string want = load(base).results_sha256;
+  EXPECT_EQ(want.size(), 64u);
+  for (const std::string& same :
+       {std::string(kHead) + "  nussinov:   # a comment\n      min_loop:    3\nresources:\n  devices: [0, 1]\n",
+        std::string(kHead) + "  nussinov:\n    min_loop: 3\n",
+        std::string(kHead) + "  nussinov:\n    min_loop: 3\nresources: {devices: auto, cpu_threads: 4, "
+                             "gpu_memory_fraction: 0.5}\ncheckpoint:\n  every: 0\ncluster:\n  partition: gpu\n"}) {
+    EXPECT_EQ(load(same).results_sha256, want) << same;
+  }
+  for (const std::string& other :
+       {std::string(kHead) + "  nussinov:\n    min_loop: 4\nresources:\n  devices: cpu\n",
+        std::string(kHead) + "  nussinov:\n    min_loop: 3\n    traceback: true\nresources:\n  devices: cpu\n",
+        base + "  max_unit_memory: 1GiB\n", base + "sharding:\n  shards: 3\n"}) {
+    EXPECT_NE(load(other).results_sha256, want) << other;
+  }
+}
+
 }  // namespace
 }  // namespace screen::testing

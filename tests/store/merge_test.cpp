@@ -31,6 +31,7 @@ manifest::Job make_job() {
   job.name = "merge-test";
   job.manifest_text = "version: 1\nname: merge-test\n# \xce\xb1\n";
   job.manifest_sha256 = sha256_hex(job.manifest_text);
+  job.results_sha256 = sha256_hex("results of " + job.manifest_text);  // what parts are checked against
   job.nussinov.enabled = job.miranda.enabled = job.bpmax.enabled = true;
   job.nussinov.pairs = {3, 2, 1, 2};  // CG 1.5, AU 1, GU 0.5
   job.bpmax.traceback = manifest::BpmaxTraceback::all;
@@ -67,7 +68,7 @@ std::string write_shard(const TempDir& dir, const testing::Sample& s, const Merg
   info.shard_id = id;
   info.unit_begin = declared_end > 0 ? declared_begin : b;
   info.unit_end = declared_end > 0 ? declared_end : e;
-  info.manifest_sha256 = spec.job->manifest_sha256;
+  info.manifest_sha256 = spec.job->results_sha256;
   info.input_sha256 = input_shas(spec);
   info.stages = spec.job->stage_order;
   StageRows rows = s.rows(b, e);
@@ -217,7 +218,7 @@ TEST_F(Merge, OnlyEnabledStagesAndEmptyTables) {
   std::mt19937_64 rng(3);
   PartInfo info;
   info.shard_id = 0;
-  info.manifest_sha256 = job_.manifest_sha256;
+  info.manifest_sha256 = job_.results_sha256;
   info.input_sha256 = input_shas(spec_);
   info.stages = {StageKind::miranda};
   const std::string part = dir_.file("empty-part.h5");
@@ -282,6 +283,7 @@ TEST_F(Merge, RefusesBadParts) {
     manifest::Job other = job_;
     other.manifest_text += "# changed\n";
     other.manifest_sha256 = sha256_hex(other.manifest_text);
+    other.results_sha256 = sha256_hex("results of " + other.manifest_text);
     MergeSpec s = spec_;
     s.job = &other;
     s.parts = {a, b};
