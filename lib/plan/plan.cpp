@@ -56,9 +56,9 @@ double cost_per_unit(StageKind stage) {
 //   miranda  cpu-core  2.5e9 cells/s: the AVX2 SIMD scan, 2.59 GCUPS on one core; 1e-5 s per pair.
 //   miranda  gpu       6.8e10 cells/s: the GPU scan end to end with the exact CPU post-processing
 //                      (68 GCUPS for 1,921 microRNAs x the SARS-CoV-2 genome); 5e-6 s per pair.
-//   bpmax    cpu-core  4.2e9 updates/s: the fast CPU path, 23 x 20,000 with W2 = 128 on 16 threads,
-//                      before 3eaea84 (the register-blocked path is about twice as fast on the
-//                      development machine; not yet re-measured on the GPU machine's cores).
+//   bpmax    cpu-core  5.5e9 updates/s: the fast CPU path, 23 x 20,000 with W2 = 128 on 16 threads
+//                      (88 GOPS, a638ef9, on 16 cores of the two-H100 machine's Xeon; 4.2e9 before
+//                      3eaea84 on the single-H100 machine's cores).
 //   bpmax    gpu       8e12 updates/s end to end with `traceback: top` (tracebacks beside the GPU):
 //                      `screen bench bpmax --targets` over the whole flagship set, 4.98e15 updates in
 //                      616.9 s at a7490fb (8.1e12), less traceback's 6%, plus the kernels' 5% since.
@@ -69,7 +69,7 @@ double throughput(StageKind stage, DeviceKind kind) {
   switch (stage) {
     case StageKind::nussinov: return gpu ? 1.8e13 : 1.6e10;
     case StageKind::miranda: return gpu ? 6.8e10 : 2.5e9;
-    case StageKind::bpmax: return gpu ? 8e12 : 4.2e9;
+    case StageKind::bpmax: return gpu ? 8e12 : 5.5e9;
   }
   return 1e9;
 }
