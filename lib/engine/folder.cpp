@@ -27,6 +27,7 @@ RunState current_state(const manifest::Job& job, const Inputs& in, const plan::P
   RunState s;
   s.manifest_path = fs::absolute(job.manifest_path).lexically_normal().string();
   s.manifest_sha256 = job.results_sha256;
+  s.manifest_file_sha256 = job.manifest_sha256;
   s.plan_sha256 = p.hash;
   s.inputs = in.files;
   s.units = p.units.size();
@@ -48,7 +49,10 @@ std::size_t distinct_prefix(const std::string& a, const std::string& b) {
 
 std::string differences(const RunState& old, const RunState& now) {
   std::vector<std::string> d;
-  if (old.manifest_sha256 != now.manifest_sha256) {
+  if (old.manifest_sha256 != now.manifest_sha256 && old.manifest_sha256 == now.manifest_file_sha256) {
+    d.push_back("the folder was started by an earlier screen, which recorded the manifest file's SHA-256 "
+                "where this one records the manifest's results settings; finish the job with that screen");
+  } else if (old.manifest_sha256 != now.manifest_sha256) {
     const std::size_t n = distinct_prefix(old.manifest_sha256, now.manifest_sha256);
     d.push_back(fmt::format("the manifest changed where it decides the results (settings SHA-256 {} then, {} now; "
                             "devices, threads, checkpoint and cluster settings may change)",

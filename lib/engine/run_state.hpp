@@ -23,7 +23,10 @@ namespace screen::engine {
 
 struct RunState {
   std::string manifest_path;
-  std::string manifest_sha256;
+  std::string manifest_sha256;       // of the manifest's results settings (Job::results_sha256)
+  // The manifest file's own SHA-256, for the current state only (never written): a folder started
+  // by a screen before the results-settings hash recorded that one instead.
+  std::string manifest_file_sha256;
   std::string plan_sha256;
   std::vector<store::InputFile> inputs;
   std::uint64_t units = 0;

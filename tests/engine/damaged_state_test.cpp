@@ -226,6 +226,26 @@ TEST(RunInfo, AChangedManifestShowsTwoDifferentHashes) {
   EXPECT_EQ(then.size(), 64u) << r.out;
 }
 
+// A folder whose run.info holds the manifest file's SHA-256 (what a screen before the results-settings
+// hash recorded) is refused with a message saying so, not as a changed manifest.
+TEST(RunInfo, AFolderOfAnEarlierScreenIsNamedAsSuch) {
+  TempDir dir;
+  const std::string manifest = finished_job(dir);
+  const std::string path = dir.file("out/run.info");
+  std::string text = slurp(path);
+  const std::string key = "\nmanifest_sha256\t";
+  const auto at = text.find(key) + key.size();
+  text.replace(at, 64, sha256_hex(slurp(manifest)));
+  const auto last = text.rfind('\n', text.size() - 2);
+  text = text.substr(0, last + 1);
+  text += "sha256\t" + sha256_hex(text) + "\n";
+  spit(path, text);
+  const CommandResult r = screen_all("run " + manifest + " --threads 1");
+  EXPECT_EQ(r.code, 7) << r.out;
+  EXPECT_TRUE(has(r.out, "started by an earlier screen")) << r.out;
+  EXPECT_FALSE(has(r.out, "the manifest changed")) << r.out;
+}
+
 // A finished shard written by a screen of another part format (here: relabelled version 1, as
 // before /miranda/hits had energies) is not damaged: the run refuses, naming the file and both
 // versions, and keeps every finished file; --restart recomputes.
