@@ -198,19 +198,28 @@ TEST(RunInfo, ACompleteVersion1FileIsStillReadAndACutOneIsNot) {
   }
 }
 
-TEST(RunInfo, AChangedManifestShowsTwoDifferentHashes) {
-  TempDir dir;
-  const std::string manifest = finished_job(dir);
-  const std::string path = dir.file("out/run.info");
+// Replaces run.info's recorded manifest_sha256 by `change(recorded)` and seals the file with a
+// matching checksum line, as a screen would have written it.
+template <class Change>
+void rewrite_recorded_hash(const std::string& path, Change change) {
   std::string text = slurp(path);
-  // A recorded hash that differs from the manifest's only in its last digit, checksum intact.
   const std::string key = "\nmanifest_sha256\t";
-  const auto at = text.find(key) + key.size() + 63;
-  text[at] = text[at] == '0' ? '1' : '0';
+  const auto at = text.find(key) + key.size();
+  text.replace(at, 64, change(text.substr(at, 64)));
   const auto last = text.rfind('\n', text.size() - 2);
   text = text.substr(0, last + 1);
   text += "sha256\t" + sha256_hex(text) + "\n";
   spit(path, text);
+}
+
+TEST(RunInfo, AChangedManifestShowsTwoDifferentHashes) {
+  TempDir dir;
+  const std::string manifest = finished_job(dir);
+  // A recorded hash that differs from the manifest's only in its last digit, checksum intact.
+  rewrite_recorded_hash(dir.file("out/run.info"), [](std::string hash) {
+    hash[63] = hash[63] == '0' ? '1' : '0';
+    return hash;
+  });
   const CommandResult r = screen_all("run " + manifest + " --threads 1");
   EXPECT_EQ(r.code, 7) << r.out;
   const std::string opening = "the manifest changed where it decides the results (settings SHA-256 ";
@@ -231,15 +240,8 @@ TEST(RunInfo, AChangedManifestShowsTwoDifferentHashes) {
 TEST(RunInfo, AFolderOfAnEarlierScreenIsNamedAsSuch) {
   TempDir dir;
   const std::string manifest = finished_job(dir);
-  const std::string path = dir.file("out/run.info");
-  std::string text = slurp(path);
-  const std::string key = "\nmanifest_sha256\t";
-  const auto at = text.find(key) + key.size();
-  text.replace(at, 64, sha256_hex(slurp(manifest)));
-  const auto last = text.rfind('\n', text.size() - 2);
-  text = text.substr(0, last + 1);
-  text += "sha256\t" + sha256_hex(text) + "\n";
-  spit(path, text);
+  const std::string file_hash = sha256_hex(slurp(manifest));
+  rewrite_recorded_hash(dir.file("out/run.info"), [&](const std::string&) { return file_hash; });
   const CommandResult r = screen_all("run " + manifest + " --threads 1");
   EXPECT_EQ(r.code, 7) << r.out;
   EXPECT_TRUE(has(r.out, "started by an earlier screen")) << r.out;
