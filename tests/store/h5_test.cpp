@@ -175,7 +175,8 @@ TEST(H5, ChunkedCompressedColumnsAppendAndRead) {
   EXPECT_EQ(H5Pget_filter2(dcpl, 0, &flags, &nelem, values, 0, nullptr, &conf), H5Z_FILTER_SHUFFLE);
   nelem = 8;
   EXPECT_EQ(H5Pget_filter2(dcpl, 1, &flags, &nelem, values, 0, nullptr, &conf), H5Z_FILTER_DEFLATE);
-  EXPECT_EQ(values[0], 6u);  // deflate level
+  EXPECT_EQ(values[0], static_cast<unsigned>(h5::kTableDeflateLevel));  // deflate level
+  EXPECT_EQ(h5::kTableDeflateLevel, 1);
   nelem = 8;
   EXPECT_EQ(H5Pget_filter2(dcpl, 2, &flags, &nelem, values, 0, nullptr, &conf), H5Z_FILTER_FLETCHER32);
   H5Pclose(dcpl);
