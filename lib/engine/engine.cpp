@@ -160,7 +160,7 @@ RunSummary run_job(const manifest::Job& job, const RunOptions& options) {
     ctx.plan = &p;
     ctx.params = &params;
     ctx.output = output;
-    ctx.manifest_sha256 = job.results_sha256;
+    ctx.results_sha256 = job.results_sha256;
     ctx.input_sha256 = input_sha;
     ctx.stages = job.stage_order;
     ctx.host = host;

@@ -4,9 +4,11 @@
 #include <filesystem>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <spdlog/spdlog.h>
 
 #include "common/error.hpp"
+#include "manifest/results_identity.hpp"
 #include "store/journal.hpp"
 #include "store/part_file.hpp"
 
@@ -26,7 +28,7 @@ std::string results_path(const std::string& output) { return output + "/results.
 RunState current_state(const manifest::Job& job, const Inputs& in, const plan::Plan& p) {
   RunState s;
   s.manifest_path = fs::absolute(job.manifest_path).lexically_normal().string();
-  s.manifest_sha256 = job.results_sha256;
+  s.results_sha256 = job.results_sha256;
   s.manifest_file_sha256 = job.manifest_sha256;
   s.plan_sha256 = p.hash;
   s.inputs = in.files;
@@ -49,15 +51,15 @@ std::size_t distinct_prefix(const std::string& a, const std::string& b) {
 
 std::string differences(const RunState& old, const RunState& now) {
   std::vector<std::string> d;
-  if (old.manifest_sha256 != now.manifest_sha256 && old.manifest_sha256 == now.manifest_file_sha256) {
+  if (old.results_sha256 != now.results_sha256 && old.results_sha256 == now.manifest_file_sha256) {
     d.push_back("the folder was started by an earlier screen, which recorded the manifest file's SHA-256 "
                 "where this one records the manifest's results settings; finish the job with that screen");
-  } else if (old.manifest_sha256 != now.manifest_sha256) {
-    const std::size_t n = distinct_prefix(old.manifest_sha256, now.manifest_sha256);
+  } else if (old.results_sha256 != now.results_sha256) {
+    const std::size_t n = distinct_prefix(old.results_sha256, now.results_sha256);
     d.push_back(fmt::format("the manifest changed where it decides the results (settings SHA-256 {} then, {} now; "
-                            "devices, threads, checkpoint and cluster settings may change)",
-                            old.manifest_sha256.substr(0, n),
-                            now.manifest_sha256.substr(0, n)));
+                            "only {} may change)",
+                            old.results_sha256.substr(0, n), now.results_sha256.substr(0, n),
+                            fmt::join(manifest::run_setting_keys(), ", ")));
   }
   if (old.inputs.size() != now.inputs.size()) {
     d.push_back("the list of input files changed");
@@ -100,7 +102,7 @@ void remove_stale_temporaries(const std::string& output, const std::optional<std
 }
 
 std::map<std::int64_t, ShardCheck> check_shards(const std::string& output, const plan::Plan& p,
-                                                const std::string& manifest_sha256,
+                                                const std::string& results_sha256,
                                                 const std::vector<std::string>& input_sha256) {
   std::map<std::int64_t, store::JournalEntry> last;
   for (const auto& e : store::read_journal(journal_path(output)).entries) last[e.shard_id] = e;
@@ -113,7 +115,7 @@ std::map<std::int64_t, ShardCheck> check_shards(const std::string& output, const
     if (it->second.part_file != part_name(s.id)) {
       c.reason = fmt::format("journal names {} for shard {}", it->second.part_file, s.id);
     } else {
-      const store::PartCheck pc = store::PartReader::verify(path, manifest_sha256, input_sha256);
+      const store::PartCheck pc = store::PartReader::verify(path, results_sha256, input_sha256);
       if (pc.status == store::PartStatus::other_version)
         throw ConflictError(fmt::format("{}; its finished shards are kept: finish or read the job with that screen, "
                                         "or run again with --restart to recompute it with this one",

@@ -45,9 +45,9 @@ struct ShardCheck {
 };
 
 // The shards of the plan whose journal entry names a part that verifies (complete, checksum equal
-// to the content and to the journal's, same manifest and inputs).
+// to the content and to the journal's, same results settings and inputs).
 std::map<std::int64_t, ShardCheck> check_shards(const std::string& output, const plan::Plan& p,
-                                                const std::string& manifest_sha256,
+                                                const std::string& results_sha256,
                                                 const std::vector<std::string>& input_sha256);
 
 // The checkpoint segments of shard `id` in the folder, by sequence number (path by sequence).

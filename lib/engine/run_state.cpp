@@ -83,7 +83,7 @@ RunState parse_run_info(const std::string& path, const std::string& text) {
       if (f[0] == "manifest" && f.size() == 2) {
         s.manifest_path = f[1];
       } else if (f[0] == "manifest_sha256" && f.size() == 2) {
-        s.manifest_sha256 = f[1];
+        s.results_sha256 = f[1];
       } else if (f[0] == "plan_sha256" && f.size() == 2) {
         s.plan_sha256 = f[1];
       } else if (f[0] == "input" && f.size() == 5) {
@@ -117,7 +117,7 @@ bool is_sha256_hex(const std::string& h) {
 void check_run_info_complete(const std::string& path, const RunState& s) {
   const std::string& m = s.manifest_path;
   if (m.empty()) damaged(path, m, "no manifest line");
-  if (!is_sha256_hex(s.manifest_sha256)) damaged(path, m, "no valid manifest_sha256 line");
+  if (!is_sha256_hex(s.results_sha256)) damaged(path, m, "no valid manifest_sha256 line");
   if (!is_sha256_hex(s.plan_sha256)) damaged(path, m, "no valid plan_sha256 line");
   if (s.inputs.empty()) damaged(path, m, "no input lines");
   for (const auto& f : s.inputs)
@@ -140,7 +140,7 @@ std::string timing_path(const std::string& output) { return output + "/timing"; 
 
 void write_run_state(const std::string& output, const RunState& s) {
   std::string text = std::string(kHeader2) + "\n";
-  text += fmt::format("manifest\t{}\nmanifest_sha256\t{}\nplan_sha256\t{}\n", s.manifest_path, s.manifest_sha256,
+  text += fmt::format("manifest\t{}\nmanifest_sha256\t{}\nplan_sha256\t{}\n", s.manifest_path, s.results_sha256,
                       s.plan_sha256);
   for (const auto& f : s.inputs) text += fmt::format("input\t{}\t{}\t{}\t{}\n", f.side, f.set, f.sha256, f.path);
   text += fmt::format("units\t{}\n", s.units);

@@ -1,10 +1,11 @@
 #pragma once
 // What the engine keeps in the output folder besides the part files and the journal:
-//   run.info   written by the first run (and by --restart): the manifest, its SHA-256, the input
+//   run.info   written by the first run (and by --restart): the manifest, its results settings' SHA-256, the input
 //              files with their SHA-256s, the plan hash and the shards. A later run compares them
 //              and refuses to resume when they differ. Text, one "key<TAB>fields..." line each:
 //                # screen run 2
-//                manifest<TAB>path      manifest_sha256<TAB>hex      plan_sha256<TAB>hex
+//                manifest<TAB>path      manifest_sha256<TAB>hex (the results settings' hash)
+//                plan_sha256<TAB>hex
 //                input<TAB>side<TAB>set<TAB>sha256<TAB>path
 //                units<TAB>count
 //                shard<TAB>id<TAB>unit_begin<TAB>unit_end<TAB>gpu_seconds<TAB>cpu_core_seconds
@@ -23,7 +24,7 @@ namespace screen::engine {
 
 struct RunState {
   std::string manifest_path;
-  std::string manifest_sha256;       // of the manifest's results settings (Job::results_sha256)
+  std::string results_sha256;        // Job::results_sha256; run.info's manifest_sha256 line
   // The manifest file's own SHA-256, for the current state only (never written): a folder started
   // by a screen before the results-settings hash recorded that one instead.
   std::string manifest_file_sha256;

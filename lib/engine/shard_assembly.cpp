@@ -51,7 +51,7 @@ Info shard_info(const ShardContext& ctx, const plan::Shard& s) {
   info.shard_id = s.id;
   info.unit_begin = s.unit_begin;
   info.unit_end = s.unit_end;
-  info.manifest_sha256 = ctx.manifest_sha256;
+  info.manifest_sha256 = ctx.results_sha256;
   info.input_sha256 = ctx.input_sha256;
   info.stages = store::canonical_stages(ctx.stages);
   return info;

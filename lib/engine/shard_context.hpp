@@ -19,7 +19,7 @@ struct ShardContext {
   const plan::Plan* plan = nullptr;
   const plan::StageParams* params = nullptr;
   std::string output;
-  std::string manifest_sha256;
+  std::string results_sha256;  // Job::results_sha256, recorded in the parts as manifest_sha256
   std::vector<std::string> input_sha256;
   std::vector<plan::StageKind> stages;  // the job's stages (the part's tables)
   std::string host;

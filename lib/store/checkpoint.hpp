@@ -26,7 +26,7 @@ struct CheckpointInfo {
   std::uint64_t unit_begin = 0, unit_end = 0;  // the shard's units
   std::uint64_t sequence = 0;                  // place in the chain: 0, 1, 2, ...
   std::uint64_t from = 0, to = 0;              // the units whose rows this segment holds
-  std::string manifest_sha256;
+  std::string manifest_sha256;  // the manifest's results settings (manifest::Job::results_sha256)
   std::vector<std::string> input_sha256;
   std::string plan_sha256;
   std::vector<StageKind> stages;  // the tables it holds (the shard part's stages)

@@ -107,10 +107,10 @@ class Attribute : public Handle {
 };
 
 class Dataset;
-// Deflate level of every table column. Level 1, not zlib's default 6: a fold's dot-bracket text
-// (most of a job's bytes) deflates at about 8.5 MB/s at level 6 and 81 MB/s at level 1 on one core,
-// for 41% more compressed bytes (0.222 of the text instead of 0.157). At 6, a merge spent 68% of its
-// time in zlib, and the whole flagship job on four GPUs took 18 s from its last unit to results.h5.
+// Deflate level of every table column. Level 1, not zlib's default 6: folds' dot-bracket text is
+// most of a job's bytes, and at 6 a merge spent 68% of its time deflating it (perf); the whole
+// flagship job on four GPUs took 18 s from its last unit to results.h5. Files grow by about a
+// quarter (docs/performance.md, Session 16).
 inline constexpr int kTableDeflateLevel = 1;
 
 class Group;

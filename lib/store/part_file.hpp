@@ -24,7 +24,7 @@ struct PartInfo {
   std::int64_t shard_id = 0;
   std::uint64_t unit_begin = 0;  // the shard's work units [unit_begin, unit_end) in plan order
   std::uint64_t unit_end = 0;
-  std::string manifest_sha256;
+  std::string manifest_sha256;  // the manifest's results settings (manifest::Job::results_sha256)
   std::vector<std::string> input_sha256;  // every input FASTA: the queries' sets, then the targets', manifest order
   std::vector<StageKind> stages;          // the stages whose tables the part holds (any subset)
   double wall_seconds = 0.0;              // timing fields, set by set_timing before commit
