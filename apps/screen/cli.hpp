@@ -32,6 +32,7 @@ void add_bench_nussinov(CLI::App& bench, Action& action);
 void add_bench_miranda(CLI::App& bench, Action& action);
 void add_bench_bpmax(CLI::App& bench, Action& action);
 void add_bench_energy(CLI::App& bench, Action& action);
+void add_bench_ceiling(CLI::App& bench, Action& action);
 // A stored miRanda hit (/miranda/hits) as the Hit the formatters take; with_energy: the run computed
 // energies (stored in kcal/mol on a 0.01 grid).
 miranda::Hit hit_from_row(const store::MirandaHitRow& r, bool with_energy);

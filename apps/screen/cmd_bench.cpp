@@ -10,6 +10,7 @@ void add_bench(CLI::App& app, Action& action) {
   add_bench_miranda(*bench, action);
   add_bench_bpmax(*bench, action);
   add_bench_energy(*bench, action);
+  add_bench_ceiling(*bench, action);
 }
 
 }  // namespace screen::cli

@@ -1,0 +1,281 @@
+// The register-tiled max-plus step alone, in four instruction forms (ceiling_launch.hpp).
+#include <cuda_fp16.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <random>
+#include <type_traits>
+
+#include "common/error.hpp"
+#include "gpu/cuda_check.hpp"
+#include "gpu/device_buffer.hpp"
+#include "gpu/stream.hpp"
+#include "kernels/ceiling/ceiling_launch.hpp"
+
+namespace screen::kernels::ceiling {
+
+namespace {
+
+constexpr int kMt = 8;  // micro-tile edge
+// Dynamic shared memory of a block: the operands (at most 64 KB) padded so that two blocks, not three,
+// share a multiprocessor, as in the double reduction (109 KB a block).
+constexpr int kBlockSharedBytes = 100 * 1024;
+// fp16 bits of 1024 + v for integers v in [0, 1024): one unit of the mantissa per integer.
+constexpr unsigned kHalfBias = 0x6400u;
+
+__device__ __forceinline__ unsigned pack16(int lo, int hi) {
+  return (static_cast<unsigned>(lo) & 0xffffu) | (static_cast<unsigned>(hi) << 16);
+}
+__device__ __forceinline__ int lo16(unsigned w) { return static_cast<short>(w & 0xffffu); }
+__device__ __forceinline__ int hi16(unsigned w) { return static_cast<short>(w >> 16); }
+__device__ __forceinline__ unsigned half_bits(__half2 h) { return *reinterpret_cast<unsigned*>(&h); }
+__device__ __forceinline__ __half2 as_half2(unsigned u) { return *reinterpret_cast<__half2*>(&u); }
+__device__ __forceinline__ unsigned half_pair(int lo, int hi) {
+  return half_bits(__halves2half2(__int2half_rn(lo), __int2half_rn(hi)));
+}
+
+// Shared-memory operands of one form, by slot and thread (uint4 units, consecutive threads contiguous,
+// so every 16-byte load of a warp is conflict-free): A then B.
+template <Form F>
+struct Layout {
+  static constexpr int kAUnits = (F == Form::fused16 || F == Form::fused32) ? 2 : 1;  // uint4 per thread per slot
+  static constexpr int kBUnits = F == Form::fused32 ? 2 : 1;
+  static constexpr int kWords = F == Form::fused32 ? 8 : 4;  // accumulator words of a tile row
+};
+
+template <Form F>
+__global__ void __launch_bounds__(kThreads, 2)
+    ceiling_kernel(const int* a, const int* b, const int* init, int steps, int* tiles, unsigned* checksums) {
+  using L = Layout<F>;
+  extern __shared__ __align__(16) uint4 smem[];
+  uint4* const as = smem;                                  // [slot][unit][thread]
+  uint4* const bs = smem + kSlots * L::kAUnits * kThreads;  // [slot][unit][thread]
+  const int t = threadIdx.x;
+  // Operands into their form (the kernels store them so before their loops).
+  for (int s = 0; s < kSlots; ++s) {
+    const int* av = a + (s * kThreads + t) * kMt;
+    const int* bv = b + (s * kThreads + t) * kMt;
+    unsigned aw[8], bw[8];
+    for (int k = 0; k < 8; ++k) {
+      if constexpr (F == Form::fused16) {
+        aw[k] = pack16(av[k], av[k]);
+        if (k < 4) bw[k] = pack16(bv[2 * k], bv[2 * k + 1]);
+      } else if constexpr (F == Form::fused32) {
+        aw[k] = static_cast<unsigned>(av[k]);
+        bw[k] = static_cast<unsigned>(bv[k]);
+      } else if constexpr (F == Form::splat16) {
+        if (k < 4) aw[k] = pack16(av[2 * k], av[2 * k + 1]), bw[k] = pack16(bv[2 * k], bv[2 * k + 1]);
+      } else {
+        if (k < 4) aw[k] = half_pair(av[2 * k], av[2 * k + 1]), bw[k] = pack16(kHalfBias + bv[2 * k], kHalfBias + bv[2 * k + 1]);
+      }
+    }
+    for (int u = 0; u < L::kAUnits; ++u) as[(s * L::kAUnits + u) * kThreads + t] = make_uint4(aw[4 * u], aw[4 * u + 1], aw[4 * u + 2], aw[4 * u + 3]);
+    for (int u = 0; u < L::kBUnits; ++u) bs[(s * L::kBUnits + u) * kThreads + t] = make_uint4(bw[4 * u], bw[4 * u + 1], bw[4 * u + 2], bw[4 * u + 3]);
+  }
+  unsigned acc[kMt][L::kWords];
+  const int* iv = init + t * kTileCells;
+#pragma unroll
+  for (int r = 0; r < kMt; ++r)
+#pragma unroll
+    for (int w = 0; w < L::kWords; ++w) {
+      if constexpr (F == Form::fused32)
+        acc[r][w] = static_cast<unsigned>(iv[r * kMt + w]);
+      else if constexpr (F == Form::half_max3)
+        acc[r][w] = pack16(kHalfBias + iv[r * kMt + 2 * w], kHalfBias + iv[r * kMt + 2 * w + 1]);
+      else
+        acc[r][w] = pack16(iv[r * kMt + 2 * w], iv[r * kMt + 2 * w + 1]);
+    }
+  __syncthreads();
+
+  // One step's operands: A's 8 values (as the form holds them) and B's words.
+  struct Step {
+    unsigned a[8], b[8];
+  };
+  auto load = [&](int s) {
+    Step o;
+    const uint4 a0 = as[(s * L::kAUnits) * kThreads + t];
+    o.a[0] = a0.x, o.a[1] = a0.y, o.a[2] = a0.z, o.a[3] = a0.w;
+    if constexpr (L::kAUnits == 2) {
+      const uint4 a1 = as[(s * L::kAUnits + 1) * kThreads + t];
+      o.a[4] = a1.x, o.a[5] = a1.y, o.a[6] = a1.z, o.a[7] = a1.w;
+    }
+    const uint4 b0 = bs[(s * L::kBUnits) * kThreads + t];
+    o.b[0] = b0.x, o.b[1] = b0.y, o.b[2] = b0.z, o.b[3] = b0.w;
+    if constexpr (L::kBUnits == 2) {
+      const uint4 b1 = bs[(s * L::kBUnits + 1) * kThreads + t];
+      o.b[4] = b1.x, o.b[5] = b1.y, o.b[6] = b1.z, o.b[7] = b1.w;
+    }
+    return o;
+  };
+  // Two steps a pair, two pairs an iteration; the slots move with the step, so no load leaves the loop.
+#pragma unroll 1
+  for (int i = 0; i < steps; i += 4) {
+#pragma unroll
+    for (int h = 0; h < 4; h += 2) {
+      const Step p = load((i + h) & (kSlots - 1)), q = load((i + h + 1) & (kSlots - 1));
+#pragma unroll
+      for (int r = 0; r < kMt; ++r) {
+#pragma unroll
+        for (int w = 0; w < L::kWords; ++w) {
+          if constexpr (F == Form::fused16) {
+            acc[r][w] = __viaddmax_s16x2(p.a[r], p.b[w], acc[r][w]);
+            acc[r][w] = __viaddmax_s16x2(q.a[r], q.b[w], acc[r][w]);
+          } else if constexpr (F == Form::fused32) {
+            acc[r][w] = static_cast<unsigned>(__viaddmax_s32(static_cast<int>(p.a[r]), static_cast<int>(p.b[w]), static_cast<int>(acc[r][w])));
+            acc[r][w] = static_cast<unsigned>(__viaddmax_s32(static_cast<int>(q.a[r]), static_cast<int>(q.b[w]), static_cast<int>(acc[r][w])));
+          } else if constexpr (F == Form::splat16) {
+            const unsigned sel = (r & 1) ? 0x3232u : 0x1010u;
+            acc[r][w] = __viaddmax_s16x2(__byte_perm(p.a[r >> 1], 0, sel), p.b[w], acc[r][w]);
+            acc[r][w] = __viaddmax_s16x2(__byte_perm(q.a[r >> 1], 0, sel), q.b[w], acc[r][w]);
+          } else {
+            const __half2 x = as_half2(p.a[r >> 1]), y = as_half2(q.a[r >> 1]);
+            const __half2 ap = (r & 1) ? __high2half2(x) : __low2half2(x), aq = (r & 1) ? __high2half2(y) : __low2half2(y);
+            acc[r][w] = __vimax3_s16x2(acc[r][w], half_bits(__hadd2(ap, as_half2(p.b[w]))), half_bits(__hadd2(aq, as_half2(q.b[w]))));
+          }
+        }
+      }
+    }
+  }
+  // Every cell (full tiles wanted) or a checksum (timing: keeps the loop's results live).
+  if (tiles != nullptr) {
+    int* out = tiles + (static_cast<long long>(blockIdx.x) * kThreads + t) * kTileCells;
+#pragma unroll
+    for (int r = 0; r < kMt; ++r)
+#pragma unroll
+      for (int w = 0; w < L::kWords; ++w) {
+        if constexpr (F == Form::fused32) {
+          out[r * kMt + w] = static_cast<int>(acc[r][w]);
+        } else {
+          const int bias = F == Form::half_max3 ? static_cast<int>(kHalfBias) : 0;
+          out[r * kMt + 2 * w] = lo16(acc[r][w]) - bias;
+          out[r * kMt + 2 * w + 1] = hi16(acc[r][w]) - bias;
+        }
+      }
+  } else {
+    unsigned x = 0;
+#pragma unroll
+    for (int r = 0; r < kMt; ++r)
+#pragma unroll
+      for (int w = 0; w < L::kWords; ++w) x ^= acc[r][w];
+    checksums[static_cast<long long>(blockIdx.x) * kThreads + t] = x;
+  }
+}
+
+template <class G>
+void by_form(Form f, G g) {
+  switch (f) {
+    case Form::fused16: return g(std::integral_constant<Form, Form::fused16>{});
+    case Form::fused32: return g(std::integral_constant<Form, Form::fused32>{});
+    case Form::splat16: return g(std::integral_constant<Form, Form::splat16>{});
+    case Form::half_max3: return g(std::integral_constant<Form, Form::half_max3>{});
+  }
+  throw UsageError("ceiling: unknown form");
+}
+
+struct DeviceInputs {
+  gpu::DeviceBuffer<int> a, b, init;
+  explicit DeviceInputs(const Inputs& in) : a(in.a.size()), b(in.b.size()), init(in.init.size()) {
+    a.upload(in.a);
+    b.upload(in.b);
+    init.upload(in.init);
+    CUDA_CHECK(cudaDeviceSynchronize());  // (the copies from pageable memory, before other streams read them)
+  }
+};
+
+void launch(Form f, const DeviceInputs& d, int blocks, int steps, int* tiles, unsigned* checksums, cudaStream_t stream) {
+  by_form(f, [&](auto form) {
+    auto* kernel = ceiling_kernel<decltype(form)::value>;
+    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kBlockSharedBytes));
+    kernel<<<static_cast<unsigned>(blocks), kThreads, kBlockSharedBytes, stream>>>(d.a.get(), d.b.get(), d.init.get(), steps,
+                                                                                   tiles, checksums);
+    CUDA_CHECK_LAUNCH();
+  });
+}
+
+void check_steps(int steps) {
+  if (steps <= 0 || steps % 4 != 0) throw UsageError("ceiling: steps must be a positive multiple of 4");
+}
+
+}  // namespace
+
+std::string form_name(Form f) {
+  switch (f) {
+    case Form::fused16: return "fused add-max, 16-bit pairs";
+    case Form::fused32: return "fused add-max, 32-bit";
+    case Form::splat16: return "fused add-max, 16-bit, A splatted in the loop";
+    case Form::half_max3: return "half adds + 3-way 16-bit max";
+  }
+  return "?";
+}
+
+std::vector<Form> all_forms() { return {Form::fused16, Form::fused32, Form::splat16, Form::half_max3}; }
+
+Inputs make_inputs(std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> value(0, kMaxValue), start(0, 2 * kMaxValue);
+  Inputs in;
+  in.a.resize(static_cast<std::size_t>(kSlots) * kThreads * kMt);
+  in.b.resize(in.a.size());
+  in.init.resize(static_cast<std::size_t>(kThreads) * kTileCells);
+  for (int& v : in.a) v = value(rng);
+  for (int& v : in.b) v = value(rng);
+  for (int& v : in.init) v = start(rng);
+  return in;
+}
+
+std::vector<int> expected_tile(const Inputs& in, int steps) {
+  std::vector<int> out(in.init);
+  const int slots = std::min(steps, kSlots);
+  for (int t = 0; t < kThreads; ++t)
+    for (int s = 0; s < slots; ++s)
+      for (int r = 0; r < kMt; ++r)
+        for (int c = 0; c < kMt; ++c) {
+          int& cell = out[static_cast<std::size_t>(t) * kTileCells + r * kMt + c];
+          cell = std::max(cell, in.a[(static_cast<std::size_t>(s) * kThreads + t) * kMt + r] +
+                                    in.b[(static_cast<std::size_t>(s) * kThreads + t) * kMt + c]);
+        }
+  return out;
+}
+
+std::vector<int> final_tiles(Form f, const Inputs& in, int device, int steps, int blocks) {
+  check_steps(steps);
+  if (blocks < 1) throw UsageError("ceiling: at least one block");
+  CUDA_CHECK(cudaSetDevice(device));
+  const DeviceInputs d(in);
+  gpu::DeviceBuffer<int> tiles(static_cast<std::size_t>(blocks) * kThreads * kTileCells);
+  gpu::Stream stream;
+  launch(f, d, blocks, steps, tiles.get(), nullptr, stream.get());
+  stream.synchronize();
+  const std::vector<int> all = tiles.to_host();
+  std::vector<int> out(all.begin(), all.begin() + kThreads * kTileCells);
+  out.insert(out.end(), all.end() - kThreads * kTileCells, all.end());
+  return out;
+}
+
+Timing time_form(Form f, int device, int steps, int reps, int waves) {
+  check_steps(steps);
+  CUDA_CHECK(cudaSetDevice(device));
+  int sms = 0;
+  CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  const int blocks = sms * 2 * std::max(1, waves);
+  const DeviceInputs d(make_inputs(1));
+  gpu::DeviceBuffer<unsigned> checksums(static_cast<std::size_t>(blocks) * kThreads);
+  gpu::Stream stream;
+  gpu::EventPair events;
+  launch(f, d, blocks, steps, nullptr, checksums.get(), stream.get());  // warm-up
+  stream.synchronize();
+  Timing out;
+  for (int k = 0; k < std::max(1, reps); ++k) {
+    events.start(stream.get());
+    launch(f, d, blocks, steps, nullptr, checksums.get(), stream.get());
+    events.stop(stream.get());
+    stream.synchronize();
+    const double s = events.ms() / 1000.0;
+    if (k == 0 || s < out.seconds) out.seconds = s;
+  }
+  out.updates = static_cast<double>(blocks) * kThreads * steps * kTileCells;
+  out.updates_per_s = out.updates / out.seconds;
+  return out;
+}
+
+}  // namespace screen::kernels::ceiling

@@ -1,0 +1,61 @@
+#pragma once
+// The GPU's measured ceiling for the kernels' inner loop (`screen bench ceiling`, README's performance
+// section): every thread of every multiprocessor runs the register-tiled max-plus step of the
+// double reduction and the Nussinov panel (an 8 x 8 micro-tile of cells kept in registers, the step's
+// operands read from shared memory as those kernels read them), with nothing else in the loop:
+// no staging, no barriers. The forms differ in the instructions a step takes; the kernels use
+// `fused16` and `fused32`, and the other two are the alternatives measured against it.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace screen::kernels::ceiling {
+
+enum class Form {
+  fused16,    // 16-bit cells, two to a word: one fused add-max (__viaddmax_s16x2) per two cells;
+              // A's values stored splatted into both halves of a word (two 16-byte loads a step)
+  fused32,    // 32-bit cells: one fused add-max (__viaddmax_s32) per cell
+  splat16,    // as fused16, but A's values stored packed (one 16-byte load a step) and splatted in the
+              // loop by a byte permute per value
+  half_max3,  // 16-bit cells as half floats: two half adds (A packed, splatted by the operand's
+              // half select, free) and one three-way 16-bit max (__vimax3_s16x2) per two steps of
+              // two cells; exact for integers whose sums stay below 1,024 (biased into [1024, 2048))
+};
+
+std::string form_name(Form f);
+std::vector<Form> all_forms();
+
+// Cells of one thread's micro-tile, and threads of a block.
+constexpr int kTileCells = 64;
+constexpr int kThreads = 128;
+// The step's operands cycle through this many slots (shared memory); values are in [0, kMaxValue].
+constexpr int kSlots = 8;
+constexpr int kMaxValue = 500;
+
+// Operands of the loop: a[slot][thread][row], b[slot][thread][column] and the tile's starting cells
+// init[thread][row * 8 + column] (every block uses the same).
+struct Inputs {
+  std::vector<int> a, b, init;
+};
+Inputs make_inputs(std::uint32_t seed);
+
+struct Timing {
+  double seconds = 0;        // the best of the timed launches
+  double updates = 0;        // max-plus cell updates of one launch
+  double updates_per_s = 0;
+};
+
+// Times `reps` launches of `steps` steps (a multiple of 4) in every thread of 2 * waves blocks per
+// multiprocessor (2 at a time, as the double reduction runs), after one launch to warm up.
+Timing time_form(Form f, int device, int steps, int reps, int waves = 8);
+
+// The final tiles of every thread of block 0 and of the last of `blocks` blocks after `steps` steps (a
+// multiple of 4) from `in` ([block][thread][cell], 2 x kThreads x kTileCells values), for checking the
+// forms against the CPU.
+std::vector<int> final_tiles(Form f, const Inputs& in, int device, int steps, int blocks);
+
+// What every form must give: cell (r, c) of thread t is max(init, max over the slots the steps visit of
+// a[s][t][r] + b[s][t][c]).
+std::vector<int> expected_tile(const Inputs& in, int steps);
+
+}  // namespace screen::kernels::ceiling

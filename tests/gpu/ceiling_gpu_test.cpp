@@ -1,0 +1,42 @@
+// The ceiling bench's kernels (kernels/ceiling): every instruction form of the max-plus step gives the
+// tiles the CPU computes, in the first and the last block, for loops shorter than, as long as and
+// longer than the operand slots' cycle, so that a timing is a timing of the right computation.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "kernels/ceiling/ceiling_launch.hpp"
+#include "tests/gpu/gpu_test_util.hpp"
+
+namespace {
+
+namespace kc = screen::kernels::ceiling;
+
+TEST(GpuCeiling, EveryFormGivesTheTilesOfTheCpu) {
+  SCREEN_REQUIRE_GPU();
+  const kc::Inputs in = kc::make_inputs(27112026);
+  for (const int steps : {4, kc::kSlots, 3 * kc::kSlots + 4, 400})
+    for (const kc::Form f : kc::all_forms()) {
+      const std::vector<int> want = kc::expected_tile(in, steps);
+      const std::vector<int> got = kc::final_tiles(f, in, 0, steps, 5);
+      ASSERT_EQ(got.size(), 2 * want.size());
+      int wrong = 0;
+      for (std::size_t k = 0; k < got.size(); ++k) wrong += got[k] != want[k % want.size()];
+      EXPECT_EQ(wrong, 0) << kc::form_name(f) << ", " << steps << " steps";
+    }
+}
+
+// The model itself: fewer steps than slots see only the first slots (a cell can only grow with more).
+TEST(GpuCeiling, TheCpuModelGrowsWithTheSlotsVisited) {
+  const kc::Inputs in = kc::make_inputs(5);
+  const std::vector<int> four = kc::expected_tile(in, 4), all = kc::expected_tile(in, kc::kSlots);
+  int grew = 0;
+  for (std::size_t k = 0; k < all.size(); ++k) {
+    EXPECT_GE(all[k], four[k]);
+    grew += all[k] > four[k];
+  }
+  EXPECT_GT(grew, 0);
+  EXPECT_EQ(kc::expected_tile(in, 40 * kc::kSlots), all);
+}
+
+}  // namespace
