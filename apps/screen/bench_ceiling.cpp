@@ -43,13 +43,10 @@ int run_bench_ceiling(const BenchCeilingOptions& opt) {
   double fused16 = 0;
   for (const kc::Form f : kc::all_forms()) {
     // The form's tiles first: block 0 and the last block of a small launch, against the CPU.
-    const int check_steps = 2 * kc::kSlots + 4;
-    const std::vector<int> want = kc::expected_tile(check, check_steps);
-    const std::vector<int> got = kc::final_tiles(f, check, opt.gpu, check_steps, 3);
-    for (std::size_t k = 0; k < got.size(); ++k)
-      if (got[k] != want[k % want.size()])
-        throw Error(ExitCode::internal, fmt::format("bench ceiling: {}: cell {} is {}, the CPU gives {}", kc::form_name(f),
-                                                    k, got[k], want[k % want.size()]));
+    const int check_steps = 2 * kc::kSlots + 4, check_blocks = 3;
+    const std::string wrong = kc::tile_mismatch(kc::final_tiles(f, check, opt.gpu, check_steps, check_blocks),
+                                                kc::expected_tile(check, check_steps), check_blocks);
+    if (!wrong.empty()) throw Error(ExitCode::internal, fmt::format("bench ceiling: {}: {}", kc::form_name(f), wrong));
     const kc::Timing t = kc::time_form(f, opt.gpu, opt.steps, opt.reps);
     if (f == kc::Form::fused16) fused16 = t.updates_per_s;
     fmt::print("{:<48} {:>10.4f} {:>14.3e} {:>9.0f}%\n", kc::form_name(f), t.seconds, t.updates_per_s,

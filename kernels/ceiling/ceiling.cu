@@ -252,6 +252,19 @@ std::vector<int> final_tiles(Form f, const Inputs& in, int device, int steps, in
   return out;
 }
 
+std::string tile_mismatch(const std::vector<int>& got, const std::vector<int>& want, int blocks) {
+  if (got.size() != 2 * want.size())
+    return std::to_string(got.size()) + " cells for two blocks of " + std::to_string(want.size());
+  for (std::size_t k = 0; k < got.size(); ++k) {
+    const std::size_t cell = k % want.size();
+    if (got[k] != want[cell])
+      return "block " + std::to_string(k < want.size() ? 0 : blocks - 1) + ", thread " +
+             std::to_string(cell / kTileCells) + ", cell " + std::to_string(cell % kTileCells) + ": " +
+             std::to_string(got[k]) + ", the CPU gives " + std::to_string(want[cell]);
+  }
+  return {};
+}
+
 Timing time_form(Form f, int device, int steps, int reps, int waves) {
   check_steps(steps);
   CUDA_CHECK(cudaSetDevice(device));

@@ -58,4 +58,9 @@ std::vector<int> final_tiles(Form f, const Inputs& in, int device, int steps, in
 // a[s][t][r] + b[s][t][c]).
 std::vector<int> expected_tile(const Inputs& in, int steps);
 
+// final_tiles' output (`got`, two blocks) against expected_tile's (`want`): empty when every cell of
+// both blocks agrees, else the first that does not ("block 4, thread 5, cell 12: 731, the CPU gives
+// 730"; `blocks`: the launch's, to name the last block).
+std::string tile_mismatch(const std::vector<int>& got, const std::vector<int>& want, int blocks);
+
 }  // namespace screen::kernels::ceiling

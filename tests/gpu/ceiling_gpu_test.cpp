@@ -16,14 +16,9 @@ TEST(GpuCeiling, EveryFormGivesTheTilesOfTheCpu) {
   SCREEN_REQUIRE_GPU();
   const kc::Inputs in = kc::make_inputs(27112026);
   for (const int steps : {4, kc::kSlots, 3 * kc::kSlots + 4, 400})
-    for (const kc::Form f : kc::all_forms()) {
-      const std::vector<int> want = kc::expected_tile(in, steps);
-      const std::vector<int> got = kc::final_tiles(f, in, 0, steps, 5);
-      ASSERT_EQ(got.size(), 2 * want.size());
-      int wrong = 0;
-      for (std::size_t k = 0; k < got.size(); ++k) wrong += got[k] != want[k % want.size()];
-      EXPECT_EQ(wrong, 0) << kc::form_name(f) << ", " << steps << " steps";
-    }
+    for (const kc::Form f : kc::all_forms())
+      EXPECT_EQ(kc::tile_mismatch(kc::final_tiles(f, in, 0, steps, 5), kc::expected_tile(in, steps), 5), "")
+          << kc::form_name(f) << ", " << steps << " steps";
 }
 
 // The model itself: fewer steps than slots see only the first slots (a cell can only grow with more).
@@ -37,6 +32,19 @@ TEST(GpuCeiling, TheCpuModelGrowsWithTheSlotsVisited) {
   }
   EXPECT_GT(grew, 0);
   EXPECT_EQ(kc::expected_tile(in, 40 * kc::kSlots), all);
+}
+
+// The comparison names the first wrong cell by block, thread and cell, and a short result as such.
+TEST(GpuCeiling, AMismatchNamesItsBlockThreadAndCell) {
+  const std::vector<int> want = kc::expected_tile(kc::make_inputs(9), 8);
+  std::vector<int> got(want);
+  got.insert(got.end(), want.begin(), want.end());
+  EXPECT_EQ(kc::tile_mismatch(got, want, 5), "");
+  got[want.size() + 5 * kc::kTileCells + 12] += 1;
+  EXPECT_EQ(kc::tile_mismatch(got, want, 5), "block 4, thread 5, cell 12: " + std::to_string(want[5 * kc::kTileCells + 12] + 1) +
+                                                 ", the CPU gives " + std::to_string(want[5 * kc::kTileCells + 12]));
+  got.pop_back();
+  EXPECT_NE(kc::tile_mismatch(got, want, 5).find("cells for two blocks"), std::string::npos);
 }
 
 }  // namespace
