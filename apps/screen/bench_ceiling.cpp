@@ -1,7 +1,8 @@
 // `screen bench ceiling`: the GPU's measured ceiling for the kernels' max-plus step
 // (kernels/ceiling/ceiling_launch.hpp): each instruction form of the register-tiled step alone, on
 // every multiprocessor, in max-plus cell updates per second; every form's tiles checked against the
-// CPU first. The kernels' rows in the README are given as fractions of the `fused` rows.
+// CPU first. The kernels' rows in the README are given as fractions of the `fused` rows. Then the fused
+// 16-bit step by occupancy (blocks and threads a multiprocessor).
 #include <fmt/format.h>
 
 #include <memory>
@@ -50,6 +51,25 @@ int run_bench_ceiling(const BenchCeilingOptions& opt) {
     const kc::Timing t = kc::time_form(f, opt.gpu, opt.steps, opt.reps);
     if (f == kc::Form::fused16) fused16 = t.updates_per_s;
     fmt::print("{:<48} {:>10.4f} {:>14.3e} {:>9.0f}%\n", kc::form_name(f), t.seconds, t.updates_per_s,
+               100.0 * t.updates_per_s / fused16);
+  }
+  // The fused 16-bit step by the warps each of the four schedulers has: what a kernel keeps of the
+  // ceiling while some of its warps stage (a block at a barrier leaves its schedulers fewer warps).
+  fmt::print("\nfused add-max, 16-bit pairs, by the warps a scheduler has\n");
+  fmt::print("{:<30} {:>9} {:>9} {:>10} {:>14} {:>10}\n", "blocks x threads a multiproc.", "warps/sch", "resident",
+             "seconds", "updates/s", "vs fused16");
+  for (const kc::Shape& shape : kc::occupancy_shapes()) {
+    const int check_steps = 2 * kc::kSlots + 4, check_blocks = 3;
+    const std::string wrong =
+        kc::tile_mismatch(kc::final_tiles(kc::Form::fused16, check, opt.gpu, check_steps, check_blocks, shape),
+                          kc::expected_block(check, check_steps, shape.threads), check_blocks);
+    if (!wrong.empty())
+      throw Error(ExitCode::internal, fmt::format("bench ceiling: {} x {}: {}", shape.blocks_per_sm, shape.threads, wrong));
+    const int resident = kc::resident_blocks(kc::Form::fused16, shape, opt.gpu);
+    const kc::Timing t = kc::time_form(kc::Form::fused16, opt.gpu, opt.steps, opt.reps, 8, shape);
+    fmt::print("{:<30} {:>9.1f} {:>9} {:>10.4f} {:>14.3e} {:>9.0f}%\n",
+               fmt::format("{} x {}", shape.blocks_per_sm, shape.threads),
+               shape.blocks_per_sm * shape.threads / 32.0 / 4.0, resident, t.seconds, t.updates_per_s,
                100.0 * t.updates_per_s / fused16);
   }
   return 0;

@@ -17,9 +17,11 @@ namespace screen::kernels::ceiling {
 namespace {
 
 constexpr int kMt = 8;  // micro-tile edge
-// Dynamic shared memory of a block: the operands (at most 64 KB) padded so that two blocks, not three,
-// share a multiprocessor, as in the double reduction (109 KB a block).
-constexpr int kBlockSharedBytes = 100 * 1024;
+// Shared memory a multiprocessor gives its blocks (H100: 228 KB, of which each block's launch reserves 1 KB):
+// a block asks for its share of it, so that exactly Shape::blocks_per_sm blocks fit.
+constexpr int kSharedPerSm = 227 * 1024;
+// Threads of a block the shapes may ask for.
+constexpr int kMaxThreads = 256;
 // fp16 bits of 1024 + v for integers v in [0, 1024): one unit of the mantissa per integer.
 constexpr unsigned kHalfBias = 0x6400u;
 
@@ -43,18 +45,20 @@ struct Layout {
   static constexpr int kWords = F == Form::fused32 ? 8 : 4;  // accumulator words of a tile row
 };
 
-template <Form F>
-__global__ void __launch_bounds__(kThreads, 2)
+// kBound, kMinBlocks: the launch bounds (the default shape's are the double reduction's). A block of more
+// than kThreads threads repeats the operands and starting tiles of threads t % kThreads.
+template <Form F, int kBound, int kMinBlocks>
+__global__ void __launch_bounds__(kBound, kMinBlocks)
     ceiling_kernel(const int* a, const int* b, const int* init, int steps, int* tiles, unsigned* checksums) {
   using L = Layout<F>;
   extern __shared__ __align__(16) uint4 smem[];
-  uint4* const as = smem;                                  // [slot][unit][thread]
-  uint4* const bs = smem + kSlots * L::kAUnits * kThreads;  // [slot][unit][thread]
-  const int t = threadIdx.x;
+  const int t = threadIdx.x, nt = blockDim.x, tin = t % kThreads;
+  uint4* const as = smem;                            // [slot][unit][thread]
+  uint4* const bs = smem + kSlots * L::kAUnits * nt;  // [slot][unit][thread]
   // Operands into their form (the kernels store them so before their loops).
   for (int s = 0; s < kSlots; ++s) {
-    const int* av = a + (s * kThreads + t) * kMt;
-    const int* bv = b + (s * kThreads + t) * kMt;
+    const int* av = a + (s * kThreads + tin) * kMt;
+    const int* bv = b + (s * kThreads + tin) * kMt;
     unsigned aw[8], bw[8];
     for (int k = 0; k < 8; ++k) {
       if constexpr (F == Form::fused16) {
@@ -69,11 +73,11 @@ __global__ void __launch_bounds__(kThreads, 2)
         if (k < 4) aw[k] = half_pair(av[2 * k], av[2 * k + 1]), bw[k] = pack16(kHalfBias + bv[2 * k], kHalfBias + bv[2 * k + 1]);
       }
     }
-    for (int u = 0; u < L::kAUnits; ++u) as[(s * L::kAUnits + u) * kThreads + t] = make_uint4(aw[4 * u], aw[4 * u + 1], aw[4 * u + 2], aw[4 * u + 3]);
-    for (int u = 0; u < L::kBUnits; ++u) bs[(s * L::kBUnits + u) * kThreads + t] = make_uint4(bw[4 * u], bw[4 * u + 1], bw[4 * u + 2], bw[4 * u + 3]);
+    for (int u = 0; u < L::kAUnits; ++u) as[(s * L::kAUnits + u) * nt + t] = make_uint4(aw[4 * u], aw[4 * u + 1], aw[4 * u + 2], aw[4 * u + 3]);
+    for (int u = 0; u < L::kBUnits; ++u) bs[(s * L::kBUnits + u) * nt + t] = make_uint4(bw[4 * u], bw[4 * u + 1], bw[4 * u + 2], bw[4 * u + 3]);
   }
   unsigned acc[kMt][L::kWords];
-  const int* iv = init + t * kTileCells;
+  const int* iv = init + tin * kTileCells;
 #pragma unroll
   for (int r = 0; r < kMt; ++r)
 #pragma unroll
@@ -93,16 +97,16 @@ __global__ void __launch_bounds__(kThreads, 2)
   };
   auto load = [&](int s) {
     Step o;
-    const uint4 a0 = as[(s * L::kAUnits) * kThreads + t];
+    const uint4 a0 = as[(s * L::kAUnits) * nt + t];
     o.a[0] = a0.x, o.a[1] = a0.y, o.a[2] = a0.z, o.a[3] = a0.w;
     if constexpr (L::kAUnits == 2) {
-      const uint4 a1 = as[(s * L::kAUnits + 1) * kThreads + t];
+      const uint4 a1 = as[(s * L::kAUnits + 1) * nt + t];
       o.a[4] = a1.x, o.a[5] = a1.y, o.a[6] = a1.z, o.a[7] = a1.w;
     }
-    const uint4 b0 = bs[(s * L::kBUnits) * kThreads + t];
+    const uint4 b0 = bs[(s * L::kBUnits) * nt + t];
     o.b[0] = b0.x, o.b[1] = b0.y, o.b[2] = b0.z, o.b[3] = b0.w;
     if constexpr (L::kBUnits == 2) {
-      const uint4 b1 = bs[(s * L::kBUnits + 1) * kThreads + t];
+      const uint4 b1 = bs[(s * L::kBUnits + 1) * nt + t];
       o.b[4] = b1.x, o.b[5] = b1.y, o.b[6] = b1.z, o.b[7] = b1.w;
     }
     return o;
@@ -138,7 +142,7 @@ __global__ void __launch_bounds__(kThreads, 2)
   }
   // Every cell (full tiles wanted) or a checksum (timing: keeps the loop's results live).
   if (tiles != nullptr) {
-    int* out = tiles + (static_cast<long long>(blockIdx.x) * kThreads + t) * kTileCells;
+    int* out = tiles + (static_cast<long long>(blockIdx.x) * nt + t) * kTileCells;
 #pragma unroll
     for (int r = 0; r < kMt; ++r)
 #pragma unroll
@@ -157,7 +161,7 @@ __global__ void __launch_bounds__(kThreads, 2)
     for (int r = 0; r < kMt; ++r)
 #pragma unroll
       for (int w = 0; w < L::kWords; ++w) x ^= acc[r][w];
-    checksums[static_cast<long long>(blockIdx.x) * kThreads + t] = x;
+    checksums[static_cast<long long>(blockIdx.x) * nt + t] = x;
   }
 }
 
@@ -182,12 +186,39 @@ struct DeviceInputs {
   }
 };
 
-void launch(Form f, const DeviceInputs& d, int blocks, int steps, int* tiles, unsigned* checksums, cudaStream_t stream) {
+// The kernel of form `form` for a shape: blocks of kThreads take the double reduction's launch bounds,
+// larger blocks (fused16 only) their own.
+template <class FormC>
+auto kernel_for(FormC, const Shape& shape) {
+  constexpr Form F = FormC::value;
+  if constexpr (F == Form::fused16)
+    return shape.threads > kThreads ? ceiling_kernel<F, kMaxThreads, 1> : ceiling_kernel<F, kThreads, 2>;
+  else
+    return ceiling_kernel<F, kThreads, 2>;
+}
+
+// Shared memory of one block of `shape`: its share of the multiprocessor's, so that blocks_per_sm fit.
+int shared_bytes(const Shape& shape) { return (kSharedPerSm / shape.blocks_per_sm - 1024) / 1024 * 1024; }
+
+void check_shape(Form f, const Shape& shape) {
+  if (shape.blocks_per_sm < 1 || shape.blocks_per_sm > 4 || shape.threads < 32 || shape.threads % 32 != 0 ||
+      shape.threads > kMaxThreads || (shape.threads > kThreads && f != Form::fused16))
+    throw UsageError("ceiling: a shape of 1 to 4 blocks a multiprocessor of 32 to 256 threads (over 128: fused16 only)");
+}
+
+void launch(Form f, const DeviceInputs& d, const Shape& shape, int blocks, int steps, int* tiles, unsigned* checksums,
+            cudaStream_t stream) {
+  check_shape(f, shape);
   by_form(f, [&](auto form) {
-    auto* kernel = ceiling_kernel<decltype(form)::value>;
-    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kBlockSharedBytes));
-    kernel<<<static_cast<unsigned>(blocks), kThreads, kBlockSharedBytes, stream>>>(d.a.get(), d.b.get(), d.init.get(), steps,
-                                                                                   tiles, checksums);
+    auto* kernel = kernel_for(form, shape);
+    const int bytes = shared_bytes(shape);
+    using L = Layout<decltype(form)::value>;
+    if (kSlots * (L::kAUnits + L::kBUnits) * shape.threads * 16 > bytes)
+      throw UsageError("ceiling: the operands of " + std::to_string(shape.threads) + " threads do not fit in " +
+                       std::to_string(bytes) + " bytes of shared memory");
+    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+    kernel<<<static_cast<unsigned>(blocks), static_cast<unsigned>(shape.threads), static_cast<std::size_t>(bytes), stream>>>(
+        d.a.get(), d.b.get(), d.init.get(), steps, tiles, checksums);
     CUDA_CHECK_LAUNCH();
   });
 }
@@ -206,6 +237,10 @@ std::string form_name(Form f) {
     case Form::half_max3: return "half adds + 3-way 16-bit max";
   }
   return "?";
+}
+
+std::vector<Shape> occupancy_shapes() {
+  return {Shape{1, 128}, Shape{2, 128}, Shape{1, 256}, Shape{2, 192}, Shape{3, 128}, Shape{4, 128}};
 }
 
 std::vector<Form> all_forms() { return {Form::fused16, Form::fused32, Form::splat16, Form::half_max3}; }
@@ -237,18 +272,27 @@ std::vector<int> expected_tile(const Inputs& in, int steps) {
   return out;
 }
 
-std::vector<int> final_tiles(Form f, const Inputs& in, int device, int steps, int blocks) {
+std::vector<int> final_tiles(Form f, const Inputs& in, int device, int steps, int blocks, const Shape& shape) {
   check_steps(steps);
   if (blocks < 1) throw UsageError("ceiling: at least one block");
   CUDA_CHECK(cudaSetDevice(device));
   const DeviceInputs d(in);
-  gpu::DeviceBuffer<int> tiles(static_cast<std::size_t>(blocks) * kThreads * kTileCells);
+  const std::ptrdiff_t block_cells = static_cast<std::ptrdiff_t>(shape.threads) * kTileCells;
+  gpu::DeviceBuffer<int> tiles(static_cast<std::size_t>(blocks) * static_cast<std::size_t>(block_cells));
   gpu::Stream stream;
-  launch(f, d, blocks, steps, tiles.get(), nullptr, stream.get());
+  launch(f, d, shape, blocks, steps, tiles.get(), nullptr, stream.get());
   stream.synchronize();
   const std::vector<int> all = tiles.to_host();
-  std::vector<int> out(all.begin(), all.begin() + kThreads * kTileCells);
-  out.insert(out.end(), all.end() - kThreads * kTileCells, all.end());
+  std::vector<int> out(all.begin(), all.begin() + block_cells);
+  out.insert(out.end(), all.end() - block_cells, all.end());
+  return out;
+}
+
+std::vector<int> expected_block(const Inputs& in, int steps, int threads) {
+  const std::vector<int> one = expected_tile(in, steps);
+  std::vector<int> out;
+  for (int t = 0; t < threads; ++t)
+    out.insert(out.end(), one.begin() + (t % kThreads) * kTileCells, one.begin() + (t % kThreads + 1) * kTileCells);
   return out;
 }
 
@@ -265,28 +309,42 @@ std::string tile_mismatch(const std::vector<int>& got, const std::vector<int>& w
   return {};
 }
 
-Timing time_form(Form f, int device, int steps, int reps, int waves) {
+int resident_blocks(Form f, const Shape& shape, int device) {
+  check_shape(f, shape);
+  CUDA_CHECK(cudaSetDevice(device));
+  int n = 0;
+  by_form(f, [&](auto form) {
+    auto* kernel = kernel_for(form, shape);
+    const int bytes = shared_bytes(shape);
+    CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+    CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, shape.threads, static_cast<std::size_t>(bytes)));
+  });
+  return n;
+}
+
+Timing time_form(Form f, int device, int steps, int reps, int waves, const Shape& shape) {
   check_steps(steps);
+  check_shape(f, shape);
   CUDA_CHECK(cudaSetDevice(device));
   int sms = 0;
   CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  const int blocks = sms * 2 * std::max(1, waves);
+  const int blocks = sms * shape.blocks_per_sm * std::max(1, waves);
   const DeviceInputs d(make_inputs(1));
-  gpu::DeviceBuffer<unsigned> checksums(static_cast<std::size_t>(blocks) * kThreads);
+  gpu::DeviceBuffer<unsigned> checksums(static_cast<std::size_t>(blocks) * static_cast<std::size_t>(shape.threads));
   gpu::Stream stream;
   gpu::EventPair events;
-  launch(f, d, blocks, steps, nullptr, checksums.get(), stream.get());  // warm-up
+  launch(f, d, shape, blocks, steps, nullptr, checksums.get(), stream.get());  // warm-up
   stream.synchronize();
   Timing out;
   for (int k = 0; k < std::max(1, reps); ++k) {
     events.start(stream.get());
-    launch(f, d, blocks, steps, nullptr, checksums.get(), stream.get());
+    launch(f, d, shape, blocks, steps, nullptr, checksums.get(), stream.get());
     events.stop(stream.get());
     stream.synchronize();
     const double s = events.ms() / 1000.0;
     if (k == 0 || s < out.seconds) out.seconds = s;
   }
-  out.updates = static_cast<double>(blocks) * kThreads * steps * kTileCells;
+  out.updates = static_cast<double>(blocks) * shape.threads * steps * kTileCells;
   out.updates_per_s = out.updates / out.seconds;
   return out;
 }

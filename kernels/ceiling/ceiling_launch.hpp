@@ -45,18 +45,37 @@ struct Timing {
   double updates_per_s = 0;
 };
 
-// Times `reps` launches of `steps` steps (a multiple of 4) in every thread of 2 * waves blocks per
-// multiprocessor (2 at a time, as the double reduction runs), after one launch to warm up.
-Timing time_form(Form f, int device, int steps, int reps, int waves = 8);
+// How many blocks of how many threads share a multiprocessor (each block asks for its share of the shared
+// memory, so that no more fit). The default is the double reduction's: 2 blocks of 128 threads, two warps
+// on each of the four schedulers. Other shapes (fused16 only for blocks over 128 threads) measure how the
+// step's rate depends on the warps a scheduler has, which is what a kernel's staging phases leave it.
+struct Shape {
+  int blocks_per_sm = 2;
+  int threads = kThreads;
+};
 
-// The final tiles of every thread of block 0 and of the last of `blocks` blocks after `steps` steps (a
-// multiple of 4) from `in` ([block][thread][cell], 2 x kThreads x kTileCells values), for checking the
-// forms against the CPU.
-std::vector<int> final_tiles(Form f, const Inputs& in, int device, int steps, int blocks);
+// The shapes of the bench's occupancy table: 1 to 4 warps a scheduler.
+std::vector<Shape> occupancy_shapes();
+
+// Times `reps` launches of `steps` steps (a multiple of 4) in every thread of shape.blocks_per_sm * waves
+// blocks per multiprocessor, after one launch to warm up.
+Timing time_form(Form f, int device, int steps, int reps, int waves = 8, const Shape& shape = Shape{});
+
+// Blocks of `shape` that one multiprocessor holds at once (the CUDA occupancy calculator), to confirm
+// that a shape runs as asked.
+int resident_blocks(Form f, const Shape& shape, int device);
+
+// The final tiles of every thread of block 0 and of the last of `blocks` blocks of `shape` after `steps`
+// steps (a multiple of 4) from `in` ([block][thread][cell], 2 x shape.threads x kTileCells values), for
+// checking the forms against the CPU.
+std::vector<int> final_tiles(Form f, const Inputs& in, int device, int steps, int blocks, const Shape& shape = Shape{});
 
 // What every form must give: cell (r, c) of thread t is max(init, max over the slots the steps visit of
 // a[s][t][r] + b[s][t][c]).
 std::vector<int> expected_tile(const Inputs& in, int steps);
+
+// expected_tile for a block of `threads` threads (thread t has the operands of t % kThreads).
+std::vector<int> expected_block(const Inputs& in, int steps, int threads);
 
 // final_tiles' output (`got`, two blocks) against expected_tile's (`want`): empty when every cell of
 // both blocks agrees, else the first that does not ("block 4, thread 5, cell 12: 731, the CPU gives

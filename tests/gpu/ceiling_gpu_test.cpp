@@ -5,6 +5,7 @@
 
 #include <string>
 
+#include "common/error.hpp"
 #include "kernels/ceiling/ceiling_launch.hpp"
 #include "tests/gpu/gpu_test_util.hpp"
 
@@ -19,6 +20,23 @@ TEST(GpuCeiling, EveryFormGivesTheTilesOfTheCpu) {
     for (const kc::Form f : kc::all_forms())
       EXPECT_EQ(kc::tile_mismatch(kc::final_tiles(f, in, 0, steps, 5), kc::expected_tile(in, steps), 5), "")
           << kc::form_name(f) << ", " << steps << " steps";
+}
+
+// Every occupancy shape of the bench's second table holds the blocks it asks for, and its tiles (larger
+// blocks repeat the operands of threads t % 128) are the CPU's.
+TEST(GpuCeiling, EveryShapeRunsAsAskedAndGivesTheTilesOfTheCpu) {
+  SCREEN_REQUIRE_GPU();
+  const kc::Inputs in = kc::make_inputs(2611);
+  for (const kc::Shape shape : kc::occupancy_shapes()) {
+    EXPECT_EQ(kc::resident_blocks(kc::Form::fused16, shape, 0), shape.blocks_per_sm) << shape.blocks_per_sm << " x " << shape.threads;
+    for (const int steps : {4, 3 * kc::kSlots + 4})
+      EXPECT_EQ(kc::tile_mismatch(kc::final_tiles(kc::Form::fused16, in, 0, steps, 7, shape),
+                                  kc::expected_block(in, steps, shape.threads), 7),
+                "")
+          << shape.blocks_per_sm << " x " << shape.threads << ", " << steps << " steps";
+  }
+  EXPECT_THROW(kc::resident_blocks(kc::Form::fused32, kc::Shape{1, 256}, 0), screen::UsageError);
+  EXPECT_THROW(kc::resident_blocks(kc::Form::fused16, kc::Shape{5, 128}, 0), screen::UsageError);
 }
 
 // The model itself: fewer steps than slots see only the first slots (a cell can only grow with more).
