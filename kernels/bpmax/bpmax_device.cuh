@@ -215,6 +215,10 @@ __device__ __forceinline__ int chunk_d(int i2, int q) { return 8 * q - (i2 & 7);
 // Whether (i2, i2 + d) is a cell of the band inside the target (every other cell of a row is minus infinity).
 __device__ __forceinline__ bool in_band(int i2, int d, int l2, int m) { return d >= 0 && d < l2 && i2 + d < m; }
 
+__device__ __forceinline__ unsigned shared_address(const void* p) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+
 // One 8-cell chunk (16 or 32 bytes, aligned) copied from global to shared memory without passing
 // through registers (cp.async, cached in L2 only); visible to the block after wait_async_copies() and a
 // barrier.
@@ -226,6 +230,21 @@ __device__ __forceinline__ void copy_chunk_async(Cell* to, const Cell* from) {
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst + 16 * k), "l"(reinterpret_cast<const uint4*>(from) + k));
 }
 __device__ __forceinline__ void wait_async_copies() { asm volatile("cp.async.wait_all;\n" ::: "memory"); }
+// `n` chunks, the j-th from `from` + j `from_step` cells to shared byte address `to` + j `to_step`: the
+// addresses advance by adds (a copy is its instruction and three adds, not the address arithmetic of a
+// generic pointer per chunk).
+template <class Cell>
+__device__ __forceinline__ void copy_chunks_async(unsigned to, unsigned to_step, const Cell* from, std::int64_t from_step,
+                                                  int n) {
+  const char* src = reinterpret_cast<const char*>(from);
+  const std::int64_t src_step = from_step * static_cast<std::int64_t>(sizeof(Cell));
+#pragma unroll 4
+  for (int j = 0; j < n; ++j, to += to_step, src += src_step) {
+#pragma unroll
+    for (int k = 0; k < static_cast<int>(sizeof(Cell) / 2); ++k)
+      asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(to + 16 * k), "l"(src + 16 * k));
+  }
+}
 
 // Eight consecutive cells of a slab row, read with 16-byte loads (rows are 16-byte aligned).
 template <class Cell>
