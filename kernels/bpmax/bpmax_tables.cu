@@ -75,7 +75,6 @@ __host__ __device__ constexpr int b_row_of(int l2, bool balanced) { return balan
 // runs k2 over [ar - 1, br + 8): 8 delta + 9 steps). Every segment has its own accumulators.
 struct Segment {
   int br = 0, k2 = 0, len = 0;
-  bool base = false;  // starts from the micro-tile's cells (exactly one segment of each micro-tile does)
 };
 
 // The pairing for windows with more than 17 band offsets and for 32-bit cells: slot (alpha, q) owns the
@@ -83,8 +82,8 @@ struct Segment {
 __device__ inline void paired_segments(int nd, int ar, Segment (&seg)[2]) {
   const int q = static_cast<int>(threadIdx.x) / (kT / kMt);
   const bool owner = q <= nd / 2, second = owner && nd - q != q;
-  seg[0] = owner ? Segment{ar + kMt * q, ar - 1, kMt * q + 9, true} : Segment{};
-  seg[1] = second ? Segment{ar + kMt * (nd - q), ar - 1, kMt * (nd - q) + 9, true} : Segment{};
+  seg[0] = owner ? Segment{ar + kMt * q, ar - 1, kMt * q + 9} : Segment{};
+  seg[1] = second ? Segment{ar + kMt * (nd - q), ar - 1, kMt * (nd - q) + 9} : Segment{};
 }
 
 // The balanced form (up to 17 band offsets, nd <= 16, 16-bit cells): every warp runs about the same
@@ -107,11 +106,11 @@ __device__ inline void balanced_segments(int nd, int ar, Segment (&seg)[3]) {
   if (second_pair ? has_b : has_a) {
     const int small_steps = kMt * q + 9, cut = 4 * nd - kMt * q;
     if (!b_slot) {
-      seg[0] = Segment{ar + kMt * q, ar - 1, small_steps, true};
-      seg[1] = Segment{ar + kMt * big, ar - 1, cut, false};
+      seg[0] = Segment{ar + kMt * q, ar - 1, small_steps};
+      seg[1] = Segment{ar + kMt * big, ar - 1, cut};
     } else {
-      seg[0] = Segment{ar + kMt * big, ar - 1 + cut, small_steps, true};
-      seg[1] = Segment{ar + kMt * big, ar - 1 + cut + small_steps, cut, false};
+      seg[0] = Segment{ar + kMt * big, ar - 1 + cut, small_steps};
+      seg[1] = Segment{ar + kMt * big, ar - 1 + cut + small_steps, cut};
     }
     if (second_pair) {
       const Segment t = seg[0];
@@ -122,7 +121,7 @@ __device__ inline void balanced_segments(int nd, int ar, Segment (&seg)[3]) {
   if (nd % 2 == 0) {
     const int total = 4 * nd + 9, parts = kThreads1 / kMt, part = tid / kMt;
     const int first = part * total / parts;
-    seg[2] = Segment{ar + kMt * (nd / 2), ar - 1 + first, (part + 1) * total / parts - first, part == 0};
+    seg[2] = Segment{ar + kMt * (nd / 2), ar - 1 + first, (part + 1) * total / parts - first};
   }
 }
 
@@ -170,9 +169,6 @@ template <class Cell, bool kBalanced>
 __global__ void __launch_bounds__(kThreads1, 2) double_reduction_kernel(BatchView b, int d1, const std::int64_t* prefix) {
   using C = Cells<Cell>;
   using Eight = typename C::Eight;
-  // 8-cell row pieces in flight per thread while staging: 8 of 16-bit cells (16 and 32: no faster), 4 of
-  // 32-bit cells (registers).
-  constexpr int kStageUnroll = 16 / static_cast<int>(sizeof(Cell));
   extern __shared__ __align__(16) unsigned char smem[];
   const SlabTile st = slab_tile(b, prefix, kT);
   const PairDesc& pd = st.pd;
@@ -183,7 +179,7 @@ __global__ void __launch_bounds__(kThreads1, 2) double_reduction_kernel(BatchVie
   using Word = typename C::Word;
   Word* const aw = reinterpret_cast<Word*>(smem);                   // a_word_at: A(i2, k2), one word each
   Cell* const bs = reinterpret_cast<Cell*>(smem + a_bytes(l2));    // b_at(k - i0, j2 - i0, rl): B(k, j2)
-  Cell* const cs = reinterpret_cast<Cell*>(smem);                   // [d2][i2 - i0], before and after the k1 loop
+  Cell* const cs = reinterpret_cast<Cell*>(smem);                   // [d2][i2 - i0], the products after the k1 loop
   Cell* const f = static_cast<Cell*>(b.f);
   const Cell* const s = static_cast<const Cell*>(b.s);
   const std::uint8_t* const x = b.codes + pd.x;
@@ -201,55 +197,14 @@ __global__ void __launch_bounds__(kThreads1, 2) double_reduction_kernel(BatchVie
   else
     paired_segments(nd, ar, seg);
 
-  // The tile's cells: the base case (d1 = 0), or 0 and term 6, staged in cs. Slab rows are read in 8-cell
-  // chunks (16-byte loads, kStageUnroll in flight): chunk q of row c (i2 = i0 + c) holds the ends
-  // row_first(i2) + 8 q + k, that is d2 = 8 q - (i2 & 7) + k.
   const int nq = row_chunks(pd);
-  {
-    const Cell* inner = (d1 > kMinLoop) ? slab_ptr(f, pd, i1 + 1, d1 - 2) : nullptr;
-    const int wx = (d1 > kMinLoop) ? b.table.at(x[i1], x[j1]) : 0;
-    const int chunks = kT * nq;
-    for (int e0 = tid; e0 < chunks; e0 += kThreads1 * kStageUnroll) {
-      Row8<Cell> piece[kStageUnroll];
-#pragma unroll
-      for (int u = 0; u < kStageUnroll; ++u) {
-        const int e = e0 + u * kThreads1, c = e % kT, q = e / kT;
-        if (inner && e < chunks && i0 + c < m) piece[u] = load_row8(slab_row(inner, pd, i0 + c) + 8 * q);
-      }
-#pragma unroll
-      for (int u = 0; u < kStageUnroll; ++u) {
-        const int e = e0 + u * kThreads1, c = e % kT, q = e / kT, i2 = i0 + c;
-        if (e >= chunks) break;
-#pragma unroll
-        for (int k = 0; k < 8; ++k) {
-          const int d2 = chunk_d(i2, q) + k;
-          if (d2 < 0 || d2 >= l2) continue;
-          int v = 0;
-          if (in_band(i2, d2, l2, m)) {
-            if (d1 == 0)
-              v = d2 == 0 ? b.table.at(x[i1], z[i2]) : 0;
-            else if (inner)
-              v = imax(0, wx + piece[u].v[k]);
-          }
-          cs[d2 * kT + c] = static_cast<Cell>(v);
-        }
-      }
-    }
-  }
-  __syncthreads();
+  // Every segment starts from minus infinity; the tile's own cells (the base case, or 0 and term 6) join
+  // the products' maxima when the tile is written back (below), so nothing is staged before the k1 loop.
   Eight acc[kSegments][kMt];
-  auto cell_of = [&](int br, int r, int c) {  // the tile value of micro-tile cell (r, c), or minus infinity
-    const int d2 = br + c - (ar + r);
-    return (d2 >= 0 && d2 < l2) ? static_cast<int>(cs[d2 * kT + ar + r]) : C::kNeg;
-  };
-  // One segment of each micro-tile starts from its cells, the others from minus infinity.
 #pragma unroll
   for (int j = 0; j < kSegments; ++j)
 #pragma unroll
-    for (int r = 0; r < kMt; ++r)
-#pragma unroll
-      for (int c = 0; c < kMt; ++c) C::set(acc[j][r], c, seg[j].base ? cell_of(seg[j].br, r, c) : C::kNeg);
-  __syncthreads();
+    for (int r = 0; r < kMt; ++r) acc[j][r] = C::fill8(C::kNeg);
   // Minus infinity in all of A and B, once (A's band and d = -1, and B's copied chunks and d = -1, are
   // rewritten for every k1; rows past the target are never written).
   {
@@ -442,16 +397,27 @@ __global__ void __launch_bounds__(kThreads1, 2) double_reduction_kernel(BatchVie
     __syncthreads();
   }
   // The tile's rows to the slab, whole chunks with minus infinity outside the band and the target
-  // (consecutive threads take consecutive rows: distinct banks for the column reads of cs).
+  // (consecutive threads take consecutive rows: distinct banks for the column reads of cs), each cell the
+  // larger of the products' maximum and the tile's own value: the base case (d1 = 0), else 0 and term 6,
+  // w(x_i1, x_j1) + F(i1 + 1, j1 - 1, i2, j2) (chunk q of the inner slab's row holds the same ends).
   Cell* const out = slab_ptr(f, pd, i1, d1);
+  const Cell* const inner = (d1 > kMinLoop) ? slab_ptr(f, pd, i1 + 1, d1 - 2) : nullptr;
+  const int wx = (d1 > kMinLoop) ? b.table.at(x[i1], x[j1]) : 0;
   for (int e = tid; e < kT * nq; e += kThreads1) {
     const int c = e % kT, q = e / kT, i2 = i0 + c;
     if (i2 >= m) continue;
+    Row8<Cell> own;
+    if (inner) own = load_row8(slab_row(inner, pd, i2) + 8 * q);
     Row8<Cell> piece;
 #pragma unroll
     for (int k = 0; k < 8; ++k) {
       const int d2 = chunk_d(i2, q) + k;
-      piece.v[k] = in_band(i2, d2, l2, m) ? cs[d2 * kT + c] : neg;
+      int v = 0;
+      if (d1 == 0)
+        v = d2 == 0 ? b.table.at(x[i1], z[i2]) : 0;
+      else if (inner)
+        v = imax(0, wx + own.v[k]);
+      piece.v[k] = in_band(i2, d2, l2, m) ? static_cast<Cell>(imax(v, cs[d2 * kT + c])) : neg;
     }
     store_row8(slab_row(out, pd, i2) + 8 * q, piece);
   }
