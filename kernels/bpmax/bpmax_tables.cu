@@ -225,8 +225,9 @@ __global__ void __launch_bounds__(kThreads1, 2) double_reduction_kernel(BatchVie
   // thread's rows advance by a constant.
   const int lane16 = tid & 15, row8 = tid >> 4;
   // A's slab rows (interval starts i0 .. i0 + kT - 1) of query interval (i1, k1) into the landing buffer.
-  auto copy_a = [&](int k1) {
-    const Cell* const a = slab_ptr(f, pd, i1, k1 - i1);
+  // The tile's rows (interval starts i0 .. i0 + kT - 1) of a slab into the landing buffer: A's of
+  // query interval (i1, k1), or after the last k1 the inner slab's (term 6, for the write-back).
+  auto copy_rows = [&](const Cell* const a) {
     const int cn = imin(kT, m - i0);  // rows inside the target
     // Chunk column q of this thread's rows row8 + 8 j.
     auto column = [&](int q) {
@@ -242,6 +243,8 @@ __global__ void __launch_bounds__(kThreads1, 2) double_reduction_kernel(BatchVie
       for (int q = lane16 + 16; q < nq; q += 16) column(q);
     }
   };
+  auto copy_a = [&](int k1) { copy_rows(slab_ptr(f, pd, i1, k1 - i1)); };
+  const Cell* const inner = (d1 > kMinLoop) ? slab_ptr(f, pd, i1 + 1, d1 - 2) : nullptr;
   if (i1 < j1) copy_a(i1);  // (d1 = 0 has no k1: its slab (i1, 0) is being written by this launch)
   for (int k1 = i1; k1 < j1; ++k1) {
     __syncthreads();
@@ -310,8 +313,11 @@ __global__ void __launch_bounds__(kThreads1, 2) double_reduction_kernel(BatchVie
       }
     }
     __syncthreads();
-    // The next k1's A lands while this one's products run.
-    if (k1 + 1 < j1) copy_a(k1 + 1);
+    // The next k1's A lands while this one's products run; after the last k1, the inner slab's rows.
+    if (k1 + 1 < j1)
+      copy_a(k1 + 1);
+    else if (inner)
+      copy_rows(inner);
 #pragma unroll
     for (int j = 0; j < kSegments; ++j) {
       const Word* const pa = aw + a_word_at(l2, alpha, seg[j].k2 - ar + 1, 0);
@@ -337,6 +343,7 @@ __global__ void __launch_bounds__(kThreads1, 2) double_reduction_kernel(BatchVie
     }
   }
   // Cells back through cs, then coalesced to the slab.
+  wait_async_copies();  // the inner slab's rows (term 6; d1 > kMinLoop, so the k1 loop ran)
   __syncthreads();
   // merge: store (or max into what is there) a micro-tile's cells of the band.
   auto store_tile = [&](const Eight (&tile)[kMt], int br, bool merge) {
@@ -399,15 +406,15 @@ __global__ void __launch_bounds__(kThreads1, 2) double_reduction_kernel(BatchVie
   // The tile's rows to the slab, whole chunks with minus infinity outside the band and the target
   // (consecutive threads take consecutive rows: distinct banks for the column reads of cs), each cell the
   // larger of the products' maximum and the tile's own value: the base case (d1 = 0), else 0 and term 6,
-  // w(x_i1, x_j1) + F(i1 + 1, j1 - 1, i2, j2) (chunk q of the inner slab's row holds the same ends).
+  // w(x_i1, x_j1) + F(i1 + 1, j1 - 1, i2, j2) (chunk q of the inner slab's row holds the same ends; its rows
+  // landed during the last k1's products).
   Cell* const out = slab_ptr(f, pd, i1, d1);
-  const Cell* const inner = (d1 > kMinLoop) ? slab_ptr(f, pd, i1 + 1, d1 - 2) : nullptr;
   const int wx = (d1 > kMinLoop) ? b.table.at(x[i1], x[j1]) : 0;
   for (int e = tid; e < kT * nq; e += kThreads1) {
     const int c = e % kT, q = e / kT, i2 = i0 + c;
     if (i2 >= m) continue;
     Row8<Cell> own;
-    if (inner) own = load_row8(slab_row(inner, pd, i2) + 8 * q);
+    if (inner) own = load_row8_shared(raw + 8 * e);  // chunk q of row c, as copy_rows lands it
     Row8<Cell> piece;
 #pragma unroll
     for (int k = 0; k < 8; ++k) {
