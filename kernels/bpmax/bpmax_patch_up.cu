@@ -262,17 +262,26 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) patch_up_kernel(BatchVie
   __shared__ __align__(8) std::uint8_t zs[kMaxWindowCodes];
   for (int e = tid; e < seq::kAlphabetSize * seq::kAlphabetSize; e += kThreads) table[e] = b.table.w[e];
 
-  // Both tables minus infinity, then the window's cells: F as whole chunks of the slab's rows, copied
+  // The window's cells: F as whole chunks of the slab's rows, copied
   // unchanged (cp.async; bpmax_launch.hpp: chunk q of row i0 + c holds the ends row_first(c) + 8 q + k,
   // minus infinity outside the band and the target, so the copy lands at g.at(c, row_first(c) + 8 q)),
   // and S2 the same way from its rows, which have the slabs' layout.
-  {
-    const Eight negs = C::fill8(C::kNeg);
-    for (int e = tid; e < 2 * g.cells / 8; e += kThreads) C::store8(f + 8 * e, negs);
-  }
-  __syncthreads();
+  // Minus infinity goes only where no copy lands (each row's cells between its last copied chunk and the
+  // next row's first, the cells before row 0's, and all from the first row past the window or the target
+  // on): the copies and these stores write disjoint cells, so no barrier separates them. (Filling both
+  // tables whole first took about 20 16-byte stores a thread, 174 KB a block at W2 = 128.)
   {
     const int nq = row_chunks(pd), rows = imin(g.w, m - i0);
+    const Eight negs = C::fill8(C::kNeg);
+    auto first_copied = [&](int c) { return g.at(c, row_first(c)); };
+    auto neg8 = [&](int e) {
+      C::store8(f + e, negs);
+      C::store8(s + e, negs);
+    };
+    for (int c = tid; c < rows; c += kThreads)
+      for (int e = first_copied(c) + 8 * nq; e < first_copied(c + 1); e += 8) neg8(e);
+    for (int e = 8 * tid; e < first_copied(0); e += 8 * kThreads) neg8(e);
+    for (int e = first_copied(rows) + 8 * tid; e < g.cells; e += 8 * kThreads) neg8(e);
     for_row_chunks<kThreads>(rows, nq, [&](int c, int q) {
       const int at = g.at(c, row_first(c) + 8 * q);
       copy_chunk_async(f + at, slab_row(slab, pd, i0 + c) + 8 * q);
