@@ -14,8 +14,9 @@
 // work is up to three segments (ranges of k2 steps of one micro-tile, each with its own accumulators,
 // kept in registers across all k1; balanced_segments, or paired_segments for wide windows and 32-bit
 // cells), cut so that the four warps, which run on the SM's four schedulers, have about the same number
-// of steps; partial maxima of one micro-tile merge in shared memory at the end. Terms 2 and 3 come out
-// of the same k2 loop through the diagonal d = -1 of the staged A and B (see below).
+// of steps; partial maxima of one micro-tile merge in shared memory at the end, and join the tile's own
+// cells (the base case, or 0 and term 6) as the tile is written back. Terms 2 and 3 come out of the same
+// k2 loop through the diagonal d = -1 of the staged A and B (see below).
 //
 // Patch-up (terms 4, 5 and 7): bpmax_patch_up.cu.
 //
