@@ -233,6 +233,11 @@ TEST(RunInfo, AChangedManifestShowsTwoDifferentHashes) {
   const std::string now = r.out.substr(then_end + 7, now_end - then_end - 7);
   EXPECT_NE(then, now) << r.out;
   EXPECT_EQ(then.size(), 64u) << r.out;
+  // It names what may change before a resume: the run settings, from the one list that the hash leaves out.
+  EXPECT_NE(r.out.find("only resources.devices, resources.cpu_threads, resources.gpu_memory_fraction, checkpoint, "
+                       "cluster may change"),
+            std::string::npos)
+      << r.out;
 }
 
 // A folder whose run.info holds the manifest file's SHA-256 (what a screen before the results-settings
