@@ -137,6 +137,12 @@ struct Cells<std::int32_t> {
   __device__ static void set(Word* row, int c, int v) { row[c] = v; }
 };
 
+// Barrier `id` for `threads` threads of the block (a multiple of 32): id 0 with the whole block is
+// __syncthreads(), reachable from different places in the code; others let some warps meet alone.
+__device__ __forceinline__ void named_barrier(int id, int threads) {
+  asm volatile("bar.sync %0, %1;\n" ::"r"(id), "r"(threads) : "memory");
+}
+
 __device__ __forceinline__ int imax(int a, int b) { return a > b ? a : b; }
 __device__ __forceinline__ int imin(int a, int b) { return a < b ? a : b; }
 
@@ -149,6 +155,17 @@ __device__ __forceinline__ typename Cells<Cell>::Eight keep(const typename Cells
   typename C::Eight r;
 #pragma unroll
   for (int w = 0; w < C::kWords; ++w) C::set_word(r, w, (C::word(x, w) & C::word(mask, w)) | (neg & ~C::word(mask, w)));
+  return r;
+}
+
+// The larger of two eights, cell by cell.
+template <class Cell>
+__device__ __forceinline__ typename Cells<Cell>::Eight max8(const typename Cells<Cell>::Eight& a,
+                                                            const typename Cells<Cell>::Eight& b) {
+  using C = Cells<Cell>;
+  typename C::Eight r;
+#pragma unroll
+  for (int w = 0; w < C::kWords; ++w) C::set_word(r, w, C::max(C::word(a, w), C::word(b, w)));
   return r;
 }
 

@@ -11,28 +11,32 @@
 // the double-reduction value gives the same result.)
 //
 // The window's cells (i, j) are cut into 8 x 8 tiles (I, J) = (i / 8, j / 8); tile diagonal
-// delta = J - I runs from 0 to D (cells of the band j - i < L2). One thread owns one tile and keeps its
-// 64 cells in registers for the whole kernel. Stage s = 0 .. D:
-//   1. the owners of the tiles on diagonal s store their cells in shared memory; barrier; then four
-//      lanes per tile finish them (finish_tile, a cell pair each): the terms whose k lies inside the
-//      tile itself (k in [8J, j) for term 4, k + 1 in (i, 8I + 8) for term 5) and term 7, in dependency
-//      order (rows from the bottom; terms 5 and 7 for a whole row at once; then term 4 for the whole row
-//      as one max-plus product with P, the closure of the tile column's in-tile S2 steps), and store
-//      the final cells. This is the kernel's critical path (the other warps wait at the barrier), so it
-//      is kept short: four lanes per tile, P and the term-7 weights of every tile column as tables made
-//      once per block, and no masks for a warp whose tiles keep every cell;
-//   2. barrier;
-//   3. every tile further from the diagonal (delta > s) adds the two max-plus products that have just
-//      become final: term 4 with k in tile column I + s (F(I, I + s) times S2 rows), term 5 with k + 1 in
-//      tile row J - s (S2 columns times F(J - s, J)). Each is 8 steps of 8 x 8 fused add-max updates
-//      (16-bit pairs with __viaddmax_s16x2, or 32-bit), the same micro-kernel as the double reduction.
-// So the bulk of the work runs register-tiled, with one barrier per tile diagonal.
+// delta = J - I runs from 0 to D (cells of the band j - i < L2). A tile on diagonal delta is final once
+// it has the max-plus products of stages 0 .. delta - 1 (stage s: term 4 with k in tile column I + s,
+// F(I, I + s) times S2 rows, and term 5 with k + 1 in tile row J - s, S2 columns times F(J - s, J); each
+// 8 steps of 8 x 8 fused add-max updates, 16-bit pairs with __viaddmax_s16x2 or 32-bit) and then its
+// finish: the terms whose k lies inside the tile itself (k in [8J, j) for term 4, k + 1 in (i, 8I + 8)
+// for term 5) and term 7, in dependency order (finish_tile).
 //
+// The block has two kinds of threads, so that the chain of finishes, the kernel's critical path, runs
+// beside the bulk of the products instead of between them:
+//   - finishers (the first warps, four lanes per tile column I): at stage s, group I finishes tile
+//     (I, I + s) and then computes that tile's successor's stage-s products, tile (I, I + s + 1) (its
+//     two operands are the tiles just finished by groups I and I + 1; lane w takes rows 2 w, 2 w + 1),
+//     which it merges in before finishing it at stage s + 1;
+//   - owners (one thread per tile on diagonals 2 .. D): a tile's owner keeps its 64 cells in registers
+//     and adds the products of stages 0 .. delta - 2, stage s - 1 while the finishers are at stage s,
+//     then hands the tile over through shared memory.
+// One block barrier per stage separates what one stage writes from what the next reads (F's finished
+// tiles and the splatted left operands of term 4, double-buffered by stage parity); a named barrier among
+// the finishers lets group I read group I + 1's tile. (Session 12 overlapped only the finish with the
+// products of tiles further out; the diagonal's own products stayed with the owners, on the critical path.)
 // Shared memory: F and S2 of the window, each stored by rows of interval starts: cell (i, j) at
 // i * rl + j + 8 (rl = a multiple of 8, >= L2 + 8; one constant for launches whose windows are all at
 // most 128), so 8 cells of a row with j a multiple of 8 are one aligned 16-byte load, and both windows
 // arrive as cp.async copies of their rows' chunks (F's slab and S2, bpmax_launch.hpp); then the tile
-// columns' closures P and term-7 weights. Everything starts as minus infinity (in particular the 8 diagonals below the
+// columns' closures P and term-7 weights, and term 4's splatted left operands (two stages' worth).
+// Everything starts as minus infinity (in particular the 8 diagonals below the
 // band, which the tile products read for k < i); reads above the band only reach cells outside it.
 #include <type_traits>
 
@@ -45,23 +49,27 @@ using namespace detail;
 namespace {
 
 constexpr int kPatchT = 64;         // output columns (interval starts) per block
-constexpr int kPatchThreads = 288;  // one thread per tile for windows up to L2 = 129 (272 tiles at 128)
+constexpr int kPatchThreads = 352;  // finishers and owners (patch_threads) for windows up to L2 = 129
 // The wide form for 16-bit launches whose windows are at most kFixedRowL2 (the thesis's W2 = 128), where
-// its tables fit in shared memory: 192 columns a block, one block of 544 threads (544 tiles at L2 = 128)
-// per SM. Each stage's finish is a chain of dependent steps whatever the block's width, so a wider block
+// its tables fit in shared memory: 192 columns a block, one block of 640 threads (160 finishers, 480
+// owners of the 465 tiles past the second diagonal at L2 = 128) per SM. Each stage's finish is a chain of
+// dependent steps whatever the block's width, so a wider block
 // gets more columns out of each chain, and recomputes fewer columns beyond its own (a window of 320 for
-// 192 columns instead of 192 for 64). Patch-up of 23 x 20,000 at W2 = 128 on an H100: 0.0185 s
-// (64 columns, two blocks per SM) -> 0.0163 s (128) -> 0.0133 s (192) -> 0.0132 s (256, 704 threads,
-// spills); the 1,000-record screen slice 25.0 -> 21.9 s (192) against 23.6 s (128).
+// 192 columns instead of 192 for 64). Patch-up of 23 x 20,000 at W2 = 128 on an H100 (one thread per tile
+// then, finishing between the products): 0.0185 s (64 columns, two blocks per SM) -> 0.0163 s (128) ->
+// 0.0133 s (192) -> 0.0132 s (256, 704 threads, spills); the 1,000-record screen slice 25.0 -> 21.9 s
+// (192) against 23.6 s (128).
 constexpr int kWidePatchT = 192;
-constexpr int kWidePatchThreads = 544;
-constexpr int kPatchThreadsMax = 544;  // every window whose tables fit in shared memory (16-bit: L2 <= 200)
+constexpr int kWidePatchThreads = 640;
+constexpr int kPatchThreadsMax = 640;  // every window patch_fits (16-bit: L2 <= 200 at 64 columns)
+// Windows a block takes: at most this many tiles (and window codes, below), as when one thread owned each.
+constexpr int kMaxPatchTiles = 544;
 constexpr int kClosureCells = 7 * 8;  // closure of one tile column's in-tile term 4 (rows 0 .. 6)
-constexpr int kMaxWindowCodes = 512;
+constexpr int kMaxWindowCodes = 512;  // target codes of a window (8 ni); larger windows are not for the GPU
 // Term 4's left operands of one stage (the tiles the finishers have just made final), as product words:
 // tile slot ti (its tile row), column kk, row r at word ti * kSplatSlot + 8 kk + r. A slot is 64 words
 // plus 4 of padding, so that the 16-byte loads of consecutive slots fall on distinct bank groups.
-constexpr int kSplatSlot = 68;  // target codes of a window (8 ni); larger windows are not for the GPU
+constexpr int kSplatSlot = 68;
 
 // Window geometry of one pair (target window l2).
 struct PatchGeometry {
@@ -84,6 +92,10 @@ struct PatchGeometry {
   }
   __host__ __device__ int tiles() const { return (dmax + 1) * ni - dmax * (dmax + 1) / 2; }
   __host__ __device__ int at(int i, int j) const { return i * rl + j + 8; }
+  // Finisher threads (four lanes per tile column, whole warps) and owned tiles (diagonals 2 .. dmax).
+  __host__ __device__ int finishers() const { return (4 * ni + 31) / 32 * 32; }
+  __host__ __device__ int owned_tiles() const { return dmax >= 1 ? tiles() - (2 * ni - 1) : 0; }
+  __host__ __device__ int threads() const { return finishers() + (owned_tiles() + 31) / 32 * 32; }
 };
 
 // Term 4 or 5 products of one stage into a tile's accumulators: acc(r, c) = max over kk of
@@ -225,6 +237,39 @@ __device__ __forceinline__ void finish_tile(Cell* f, typename Cells<Cell>::Word*
   }
 }
 
+// The stage-`stage` products of tile (ti, ti + stage + 1) (the successor of the tile group ti has just
+// finished), rows 2 w and 2 w + 1 (lane w of the group's four), from minus infinity: term 4 with F(i, k)
+// from tile (ti, ti + stage) and term 5 with F(k + 1, j) from tile (ti + 1, ti + stage + 1), both final in
+// f. The same updates as an owner's stage (the file comment), split by rows instead.
+template <class Cell>
+__device__ __forceinline__ void successor_products(typename Cells<Cell>::Eight (&out)[2], const Cell* f, const Cell* s,
+                                                   const PatchGeometry& g, int ti, int stage, int w) {
+  using C = Cells<Cell>;
+  using Eight = typename C::Eight;
+  const int jb = 8 * (ti + stage + 1), kb4 = 8 * (ti + stage), kb5 = 8 * (ti + 1);
+  Eight left[2], before[2], s5[2];
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    const int i = 8 * ti + 2 * w + h;
+    left[h] = C::load8(f + g.at(i, kb4));
+    before[h] = C::load8(s + g.at(i, kb5 - 8));
+    s5[h] = C::load8(s + g.at(i, kb5));
+    out[h] = C::fill8(C::kNeg);
+  }
+#pragma unroll
+  for (int kk = 0; kk < 8; ++kk) {
+    const Eight bv = C::load8(s + g.at(kb4 + 1 + kk, jb));
+#pragma unroll
+    for (int h = 0; h < 2; ++h) add_row<Cell>(out[h], C::splat(left[h], kk), bv);
+  }
+#pragma unroll
+  for (int kk = 0; kk < 8; ++kk) {
+    const Eight bv = C::load8(f + g.at(kb5 + kk, jb));
+#pragma unroll
+    for (int h = 0; h < 2; ++h) add_row<Cell>(out[h], kk == 0 ? C::splat(before[h], 7) : C::splat(s5[h], kk - 1), bv);
+  }
+}
+
 // Runs f(c, q) for the chunks q < nq of rows c < rows, dealt to the block's threads by fixed chunk
 // columns: thread t takes column t % nq of rows t / nq, t / nq + kThreads / nq, ... (threads past the last
 // whole group of nq columns idle), so that consecutive threads take consecutive chunks of a row and no
@@ -250,9 +295,10 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) patch_up_kernel(BatchVie
   Cell* const pj = s + g.cells;  // closures of the tile columns, kClosureCells each
   Cell* const wtab = pj + g.ni * kClosureCells;  // term-7 weights of the tile columns: [J][z_i][c]
   using Word = typename C::Word;
-  // Term 4's splatted left operands (kSplatSlot words a tile row), in launches of windows up to kFixedRowL2
-  // (a row length kRowLength for all); wider windows need all the shared memory for their tables.
-  constexpr bool kSplat = kRowLength > 0;
+  // Term 4's splatted left operands (kSplatSlot words a tile row), in 16-bit launches of windows up to
+  // kFixedRowL2 (a row length kRowLength for all); wider windows need all the shared memory for their
+  // tables. Two buffers: stage s's finishers write buffer s % 2 while the owners read stage s - 1's.
+  constexpr bool kSplat = kRowLength > 0 && sizeof(Cell) == 2;
   Word* const splat = kSplat ? reinterpret_cast<Word*>(wtab + g.ni * seq::kAlphabetSize * 8) : nullptr;
   Cell* const slab = slab_ptr(static_cast<Cell*>(b.f), pd, st.i1, d1);
   const Cell* const gs2 = static_cast<const Cell*>(b.s) + pd.s2;
@@ -320,67 +366,88 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) patch_up_kernel(BatchVie
     store_row8(wtab + 8 * e, out);
   }
 
-  // This thread's tile: thread t is the t-th tile counting diagonal by diagonal.
-  int ti = tid, delta = 0;
-  while (delta <= g.dmax && ti >= g.ni - delta) ti -= g.ni - delta++;
-  const bool active = delta <= g.dmax;
-  const int tj = ti + delta, ib = 8 * ti, jb = 8 * tj;
-  Eight acc[8];
   __syncthreads();
-  if (active) {
+  const int nf = g.finishers(), hi = imin(g.w - 1, m - 1 - i0);
+  const int splat_stage = g.ni * kSplatSlot;  // words of one stage's splat buffer
+  if (tid < nf) {
+    // Finisher: group ti (four lanes) finishes tile (ti, ti + stage) at each stage, after merging in the
+    // products of the stage before (`next`, rows 2 lane and 2 lane + 1), which it computed itself.
+    const int ti = tid >> 2, lane = tid & 3;
+    Eight next[2];
+    for (int stage = 0; stage <= g.dmax; ++stage) {
+      Word* const splat_now = kSplat ? splat + (stage & 1) * splat_stage : nullptr;
+      const int count = g.ni - stage;
+      const unsigned lanes = __ballot_sync(0xffffffffu, ti < count);
+      if (ti < count) {
+        if (stage > 0) {
 #pragma unroll
-    for (int r = 0; r < 8; ++r) acc[r] = C::load8(f + g.at(ib + r, jb));
-  }
-
-  for (int stage = 0; stage <= g.dmax; ++stage) {
-    // The tiles of this stage's diagonal are finished by four lanes each (finish_tile): their owners hand
-    // them over through shared memory.
-    if (active && delta == stage) {
-#pragma unroll
-      for (int r = 0; r < 8; ++r) C::store8(f + g.at(ib + r, jb), acc[r]);
+          for (int h = 0; h < 2; ++h) {
+            Cell* const row = f + g.at(8 * ti + 2 * lane + h, 8 * (ti + stage));
+            C::store8(row, max8<Cell>(C::load8(row), next[h]));
+          }
+          __syncwarp(lanes);
+        }
+        finish_tile<Cell>(f, splat_now, s, pj, wtab, zs, g, ti, ti + stage, lane, lanes, l2, hi);
+      }
+      named_barrier(1, nf);  // this stage's tiles are final in f (group ti + 1's is read next)
+      if (ti < count - 1 && stage < g.dmax) successor_products<Cell>(next, f, s, g, ti, stage, lane);
+      named_barrier(0, kThreads);
     }
-    __syncthreads();
-    {
-      const int group = tid >> 2, count = g.ni - stage;
-      const unsigned lanes = __ballot_sync(0xffffffffu, group < count);
-      if (group < count)
-        finish_tile<Cell>(f, splat, s, pj, wtab, zs, g, group, group + stage, tid & 3, lanes, l2, imin(g.w - 1, m - 1 - i0));
+  } else {
+    // Owner: the (tid - nf)-th tile past the second diagonal, counting diagonal by diagonal. While the
+    // finishers are at stage s, it adds the products of stage s - 1; the last it adds is stage delta - 2
+    // (the finishers add stage delta - 1), after which it hands the tile over.
+    int ti = tid - nf, delta = 2;
+    while (delta <= g.dmax && ti >= g.ni - delta) ti -= g.ni - delta++;
+    const bool owner = delta <= g.dmax;
+    const int tj = ti + delta, ib = 8 * ti, jb = 8 * tj;
+    Eight acc[8];
+    if (owner) {
+#pragma unroll
+      for (int r = 0; r < 8; ++r) acc[r] = C::load8(f + g.at(ib + r, jb));
     }
-    __syncthreads();
-    if (active && delta > stage) {
-      // Term 4: k in tile column K = I + stage, F(i, k) (rows of this tile) times S2(k + 1, j); F(i, k) from
-      // the words the finishers of this stage wrote (tile (I, K) is in slot I).
-      const int kb4 = 8 * (ti + stage);
-      if constexpr (kSplat) {
-        const uint4* const left4 = reinterpret_cast<const uint4*>(splat + ti * kSplatSlot);  // 16-byte aligned
+    for (int stage = 0; stage <= g.dmax; ++stage) {
+      const int t = stage - 1;  // the stage whose products this thread adds now
+      if (owner && t >= 0 && t <= delta - 2) {
+        // Term 4: k in tile column K = I + t, F(i, k) (rows of this tile) times S2(k + 1, j); F(i, k) from
+        // the words the finishers of stage t wrote (tile (I, K) is in slot I of buffer t % 2).
+        const int kb4 = 8 * (ti + t);
+        if constexpr (kSplat) {
+          const uint4* const left4 = reinterpret_cast<const uint4*>(splat + (t & 1) * splat_stage + ti * kSplatSlot);  // 16-byte aligned
 #pragma unroll
-        for (int kk = 0; kk < 8; ++kk) {
-          const uint4 lo = left4[2 * kk], hi = left4[2 * kk + 1];
-          const Word a[8] = {static_cast<Word>(lo.x), static_cast<Word>(lo.y), static_cast<Word>(lo.z), static_cast<Word>(lo.w),
-                             static_cast<Word>(hi.x), static_cast<Word>(hi.y), static_cast<Word>(hi.z), static_cast<Word>(hi.w)};
-          const Eight bv = C::load8(s + g.at(kb4 + 1 + kk, jb));
+          for (int kk = 0; kk < 8; ++kk) {
+            const uint4 lo = left4[2 * kk], hi4 = left4[2 * kk + 1];
+            const Word a[8] = {static_cast<Word>(lo.x), static_cast<Word>(lo.y), static_cast<Word>(lo.z), static_cast<Word>(lo.w),
+                               static_cast<Word>(hi4.x), static_cast<Word>(hi4.y), static_cast<Word>(hi4.z), static_cast<Word>(hi4.w)};
+            const Eight bv = C::load8(s + g.at(kb4 + 1 + kk, jb));
 #pragma unroll
-          for (int r = 0; r < 8; ++r) add_row<Cell>(acc[r], a[r], bv);
+            for (int r = 0; r < 8; ++r) add_row<Cell>(acc[r], a[r], bv);
+          }
+        }
+        Eight left[8];
+        if constexpr (!kSplat) {
+#pragma unroll
+          for (int r = 0; r < 8; ++r) left[r] = C::load8(f + g.at(ib + r, kb4));
+          tile_product<Cell>(acc, [&](int r, int kk) { return C::splat(left[r], kk); }, s + g.at(kb4 + 1, jb), g.rl);
+        }
+        // Term 5: k + 1 in tile row K' = J - t, S2(i, k) (k = kb5 - 1 + kk: cell 7 of the eight before
+        // kb5, then cells 0 .. 6 of kb5's) times F(k + 1, j). Each value is splatted straight from the eight
+        // that holds it (one permute, not a shifted row of eight first).
+        const int kb5 = 8 * (tj - t);
+        Eight before[8];
+#pragma unroll
+        for (int r = 0; r < 8; ++r) {
+          before[r] = C::load8(s + g.at(ib + r, kb5 - 8));
+          left[r] = C::load8(s + g.at(ib + r, kb5));
+        }
+        tile_product<Cell>(acc, [&](int r, int kk) { return kk == 0 ? C::splat(before[r], 7) : C::splat(left[r], kk - 1); },
+                           f + g.at(kb5, jb), g.rl);
+        if (t == delta - 2) {
+#pragma unroll
+          for (int r = 0; r < 8; ++r) C::store8(f + g.at(ib + r, jb), acc[r]);
         }
       }
-      Eight left[8];
-      if constexpr (!kSplat) {
-#pragma unroll
-        for (int r = 0; r < 8; ++r) left[r] = C::load8(f + g.at(ib + r, kb4));
-        tile_product<Cell>(acc, [&](int r, int kk) { return C::splat(left[r], kk); }, s + g.at(kb4 + 1, jb), g.rl);
-      }
-      // Term 5: k + 1 in tile row K' = J - stage, S2(i, k) (k = kb5 - 1 + kk: cell 7 of the eight before
-      // kb5, then cells 0 .. 6 of kb5's) times F(k + 1, j). Each value is splatted straight from the eight
-      // that holds it (one permute, not a shifted row of eight first).
-      const int kb5 = 8 * (tj - stage);
-      Eight before[8];
-#pragma unroll
-      for (int r = 0; r < 8; ++r) {
-        before[r] = C::load8(s + g.at(ib + r, kb5 - 8));
-        left[r] = C::load8(s + g.at(ib + r, kb5));
-      }
-      tile_product<Cell>(acc, [&](int r, int kk) { return kk == 0 ? C::splat(before[r], 7) : C::splat(left[r], kk - 1); },
-                         f + g.at(kb5, jb), g.rl);
+      named_barrier(0, kThreads);
     }
   }
   // The last stage's barrier has passed: write this block's own rows, whole chunks (16-byte loads and
@@ -407,19 +474,16 @@ PatchGeometry launch_geometry(int l2, int max_l2, int pt = kPatchT) {
 }
 std::size_t bytes_for(int l2, int max_l2, int pt, int cell_bytes) {
   const PatchGeometry g = launch_geometry(l2, max_l2, pt);
-  // The two tables, the closures and weights (cells), then term 4's words (4 bytes each) where the kernel
-  // has them (a fixed row length: windows up to kFixedRowL2).
+  // The two tables, the closures and weights (cells), then term 4's words for two stages (4 bytes each)
+  // where the kernel has them (16-bit cells and a fixed row length: windows up to kFixedRowL2; a 32-bit
+  // cell is its own word, read from F).
   const std::size_t cells = 2 * static_cast<std::size_t>(g.cells) + static_cast<std::size_t>(g.ni) * (kClosureCells + seq::kAlphabetSize * 8);
-  const std::size_t splat = max_l2 <= kFixedRowL2 ? static_cast<std::size_t>(g.ni) * kSplatSlot * 4 : 0;
+  const std::size_t splat = max_l2 <= kFixedRowL2 && cell_bytes == 2 ? 2 * static_cast<std::size_t>(g.ni) * kSplatSlot * 4 : 0;
   return cells * static_cast<std::size_t>(cell_bytes) + splat;
 }
 
-// One thread per tile, and 8 per tile of the longest diagonal.
-int patch_threads(int l2, int pt = kPatchT) {
-  const PatchGeometry g(l2, 0, pt);
-  const int t = g.tiles() > 8 * g.ni ? g.tiles() : 8 * g.ni;
-  return (t + 31) / 32 * 32;
-}
+// A block's threads for target window l2: the finishers and one owner per tile past the second diagonal.
+int patch_threads(int l2, int pt = kPatchT) { return PatchGeometry(l2, 0, pt).threads(); }
 
 }  // namespace
 
@@ -428,7 +492,8 @@ std::size_t patch_static_bytes() {
   return sizeof(std::int16_t) * seq::kAlphabetSize * seq::kAlphabetSize + sizeof(std::uint8_t) * kMaxWindowCodes;
 }
 std::size_t patch_shared_bytes(int l2, int cell_bytes) {
-  if (patch_threads(l2) > kPatchThreadsMax || 8 * PatchGeometry(l2).ni > kMaxWindowCodes) return 0;
+  const PatchGeometry g(l2);
+  if (g.tiles() > kMaxPatchTiles || 8 * g.ni > kMaxWindowCodes || g.threads() > kPatchThreadsMax) return 0;
   return bytes_for(l2, l2, kPatchT, cell_bytes);
 }
 }  // namespace detail
