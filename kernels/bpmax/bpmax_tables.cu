@@ -70,6 +70,20 @@ __host__ __device__ constexpr int raw_byte_at(int l2, int rl, int cell) { return
 __host__ __device__ constexpr int raw_cells(int l2) { return kT * f_row_cells(l2); }
 // The balanced kernel's B rows have one length for every window it takes (so the strides are constants).
 __host__ __device__ constexpr int b_row_of(int l2, bool balanced) { return balanced ? b_row(kMaxBalancedL2) : b_row(l2); }
+// After the k1 loop, the products in the slab rows' chunks (from the start of shared memory, over A's words
+// and B's cells, which are free by then; the landing buffer after them holds the inner slab's rows): chunk q
+// of tile row c at product_chunk(c, q) cells, one chunk skipped every 8 rows so that the rows of the 8 i2
+// groups (8 chunks apart otherwise, the same banks) fall on distinct banks.
+__host__ __device__ constexpr int product_chunk(int c, int q) { return 8 * (q * (kT + kT / kMt) + c + c / kMt); }
+constexpr bool products_fit(int max_l2) {
+  for (int l2 = 1; l2 <= max_l2; ++l2)
+    for (int cell = 2; cell <= 4; cell += 2) {
+      const int nq = f_row_cells(l2) / 8, end = (product_chunk(kT - 1, nq - 1) + 8) * cell;
+      if (end > raw_byte_at(l2, b_row_of(l2, cell == 2 && band_blocks(l2) <= kMaxBalancedBands), cell)) return false;
+    }
+  return true;
+}
+static_assert(products_fit(512), "the products' chunks end before the landing buffer");
 
 // A thread's share of a block's k2 steps: steps [k2, k2 + len) of the micro-tile whose first j2 is br
 // (its rows are the thread's i2 group ar .. ar + 7; the micro-tile at band offset delta, br = ar + 8 delta,
@@ -180,7 +194,7 @@ __global__ void __launch_bounds__(kThreads1, 2) double_reduction_kernel(BatchVie
   using Word = typename C::Word;
   Word* const aw = reinterpret_cast<Word*>(smem);                   // a_word_at: A(i2, k2), one word each
   Cell* const bs = reinterpret_cast<Cell*>(smem + a_bytes(l2));    // b_at(k - i0, j2 - i0, rl): B(k, j2)
-  Cell* const cs = reinterpret_cast<Cell*>(smem);                   // [d2][i2 - i0], the products after the k1 loop
+  Cell* const ct = reinterpret_cast<Cell*>(smem);                   // the products after the k1 loop: product_chunk
   Cell* const f = static_cast<Cell*>(b.f);
   const Cell* const s = static_cast<const Cell*>(b.s);
   const std::uint8_t* const x = b.codes + pd.x;
@@ -343,22 +357,20 @@ __global__ void __launch_bounds__(kThreads1, 2) double_reduction_kernel(BatchVie
       for (int r = 0; r < kMt; ++r) add_row<Cell>(acc[j][r], av.w[r], bv);
     }
   }
-  // Cells back through cs, then coalesced to the slab.
+  // The products back through shared memory in the slab rows' chunks, then to the slab.
   wait_async_copies();  // the inner slab's rows (term 6; d1 > kMinLoop, so the k1 loop ran)
   __syncthreads();
-  // merge: store (or max into what is there) a micro-tile's cells of the band.
+  // Row r of the micro-tile at band offset delta (first j2 br = ar + 8 delta) holds the ends d = 8 delta - r
+  // + k of interval start i2 = i0 + ar + r: exactly chunk delta of that slab row (bpmax_launch.hpp), so each
+  // row is one 16-byte store (cells outside the band are masked at the write-back). merge: the larger of it
+  // and what is there.
   auto store_tile = [&](const Eight (&tile)[kMt], int br, bool merge) {
+    const int q = (br - ar) / kMt;
 #pragma unroll
-    for (int r = 0; r < kMt; ++r)
-#pragma unroll
-      for (int c = 0; c < kMt; ++c) {
-        const int d2 = br + c - (ar + r);
-        if (d2 >= 0 && d2 < l2) {
-          Cell& to = cs[d2 * kT + ar + r];
-          const int v = C::get(tile[r], c);
-          to = static_cast<Cell>(merge ? imax(v, to) : v);
-        }
-      }
+    for (int r = 0; r < kMt; ++r) {
+      Cell* const to = ct + product_chunk(ar + r, q);
+      C::store8(to, merge ? max8<Cell>(C::load8(to), tile[r]) : tile[r]);
+    }
   };
   if constexpr (kBalanced) {
     // Rounds separated by barriers, so that no two threads write one micro-tile at once: the A slots
@@ -404,8 +416,7 @@ __global__ void __launch_bounds__(kThreads1, 2) double_reduction_kernel(BatchVie
     if (seg[1].len > 0) store_tile(acc[1], seg[1].br, false);
     __syncthreads();
   }
-  // The tile's rows to the slab, whole chunks with minus infinity outside the band and the target
-  // (consecutive threads take consecutive rows: distinct banks for the column reads of cs), each cell the
+  // The tile's rows to the slab, whole chunks with minus infinity outside the band and the target, each cell the
   // larger of the products' maximum and the tile's own value: the base case (d1 = 0), else 0 and term 6,
   // w(x_i1, x_j1) + F(i1 + 1, j1 - 1, i2, j2) (chunk q of the inner slab's row holds the same ends; its rows
   // landed during the last k1's products).
@@ -416,6 +427,7 @@ __global__ void __launch_bounds__(kThreads1, 2) double_reduction_kernel(BatchVie
     if (i2 >= m) continue;
     Row8<Cell> own;
     if (inner) own = load_row8_shared(raw + 8 * e);  // chunk q of row c, as copy_rows lands it
+    const Row8<Cell> prod = load_row8_shared(ct + product_chunk(c, q));
     Row8<Cell> piece;
 #pragma unroll
     for (int k = 0; k < 8; ++k) {
@@ -425,7 +437,7 @@ __global__ void __launch_bounds__(kThreads1, 2) double_reduction_kernel(BatchVie
         v = d2 == 0 ? b.table.at(x[i1], z[i2]) : 0;
       else if (inner)
         v = imax(0, wx + own.v[k]);
-      piece.v[k] = in_band(i2, d2, l2, m) ? static_cast<Cell>(imax(v, cs[d2 * kT + c])) : neg;
+      piece.v[k] = in_band(i2, d2, l2, m) ? static_cast<Cell>(imax(v, prod.v[k])) : neg;
     }
     store_row8(slab_row(out, pd, i2) + 8 * q, piece);
   }
