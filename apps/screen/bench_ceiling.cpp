@@ -58,7 +58,7 @@ int run_bench_ceiling(const BenchCeilingOptions& opt) {
     check_tiles(f, kc::Shape{}, opt.gpu, kc::form_name(f));
     const kc::Timing t = kc::time_form(f, opt.gpu, opt.steps, opt.reps);
     if (f == kc::Form::fused16) fused16 = t.updates_per_s;
-    fmt::print("{:<48} {:>10.4f} {:>14.3e} {:>9.0f}%\n", kc::form_name(f), t.seconds, t.updates_per_s,
+    fmt::print(FMT_STRING("{:<48} {:>10.4f} {:>14.3e} {:>9.0f}%\n"), kc::form_name(f), t.seconds, t.updates_per_s,
                100.0 * t.updates_per_s / fused16);
   }
   // The fused 16-bit step by the warps each of the four schedulers has: what a kernel keeps of the
@@ -70,10 +70,10 @@ int run_bench_ceiling(const BenchCeilingOptions& opt) {
     check_tiles(kc::Form::fused16, shape, opt.gpu, fmt::format("{} x {}", shape.blocks_per_sm, shape.threads));
     const int resident = kc::resident_blocks(kc::Form::fused16, shape, opt.gpu);
     const kc::Timing t = kc::time_form(kc::Form::fused16, opt.gpu, opt.steps, opt.reps, 8, shape);
-    fmt::print("{:<30} {:>9.1f} {:>9} {:>10.4f} {:>14.3e} {:>9.0f}%\n",
-               fmt::format("{} x {}", shape.blocks_per_sm, shape.threads),
-               shape.blocks_per_sm * shape.threads / 32.0 / 4.0, resident,  // (4 schedulers an SM since Volta) t.seconds, t.updates_per_s,
-               100.0 * t.updates_per_s / fused16);
+    const double warps_per_scheduler = shape.blocks_per_sm * shape.threads / 32.0 / 4.0;  // 4 schedulers an SM since Volta
+    fmt::print(FMT_STRING("{:<30} {:>9.1f} {:>9} {:>10.4f} {:>14.3e} {:>9.0f}%\n"),
+               fmt::format("{} x {}", shape.blocks_per_sm, shape.threads), warps_per_scheduler, resident, t.seconds,
+               t.updates_per_s, 100.0 * t.updates_per_s / fused16);
   }
   return 0;
 #else
