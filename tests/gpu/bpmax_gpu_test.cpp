@@ -170,7 +170,7 @@ TEST(BpmaxGpu, LongWindowedTargetEqualsTheCpu) {
   for (std::size_t k = 0; k < pairs.size(); ++k) expect_same_site(want[k].site, got[k].site, std::to_string(k));
 }
 
-// Target windows above 129 (the patch-up's 544-thread form) up to the largest whose 16-bit tables
+// Target windows above 129 (the patch-up's 640-thread form) up to the largest whose 16-bit tables
 // fit in shared memory: all on the GPU, equal to the CPU path.
 TEST(BpmaxGpu, WideTargetWindowsRunOnTheGpuAndEqualTheCpu) {
   SCREEN_REQUIRE_GPU();
