@@ -98,18 +98,18 @@ struct PatchGeometry {
   __host__ __device__ int threads() const { return finishers() + (owned_tiles() + 31) / 32 * 32; }
 };
 
-// Term 4 or 5 products of one stage into a tile's accumulators: acc(r, c) = max over kk of
-// left(r, kk) + right(kk, c), right given as 8 aligned 8-cell rows and left by `left_word(r, kk)`, the
-// value in both halves of a word (16-bit) or a cell (32-bit).
-template <class Cell, class LeftWord>
-__device__ __forceinline__ void tile_product(typename Cells<Cell>::Eight (&acc)[8], LeftWord left_word, const Cell* right,
+// Term 4 or 5 products of one stage into kRows rows of a tile's accumulators (all 8, or a finisher lane's
+// two): acc(r, c) = max over kk of left(r, kk) + right(kk, c), right given as 8 aligned 8-cell rows and
+// left by `left_word(r, kk)`, the value in both halves of a word (16-bit) or a cell (32-bit).
+template <class Cell, int kRows, class LeftWord>
+__device__ __forceinline__ void tile_product(typename Cells<Cell>::Eight (&acc)[kRows], LeftWord left_word, const Cell* right,
                                              int right_stride) {
   using C = Cells<Cell>;
 #pragma unroll
   for (int kk = 0; kk < 8; ++kk) {
     const typename C::Eight bv = C::load8(right + kk * right_stride);
 #pragma unroll
-    for (int r = 0; r < 8; ++r) add_row<Cell>(acc[r], left_word(r, kk), bv);
+    for (int r = 0; r < kRows; ++r) add_row<Cell>(acc[r], left_word(r, kk), bv);
   }
 }
 
@@ -256,18 +256,9 @@ __device__ __forceinline__ void successor_products(typename Cells<Cell>::Eight (
     s5[h] = C::load8(s + g.at(i, kb5));
     out[h] = C::fill8(C::kNeg);
   }
-#pragma unroll
-  for (int kk = 0; kk < 8; ++kk) {
-    const Eight bv = C::load8(s + g.at(kb4 + 1 + kk, jb));
-#pragma unroll
-    for (int h = 0; h < 2; ++h) add_row<Cell>(out[h], C::splat(left[h], kk), bv);
-  }
-#pragma unroll
-  for (int kk = 0; kk < 8; ++kk) {
-    const Eight bv = C::load8(f + g.at(kb5 + kk, jb));
-#pragma unroll
-    for (int h = 0; h < 2; ++h) add_row<Cell>(out[h], kk == 0 ? C::splat(before[h], 7) : C::splat(s5[h], kk - 1), bv);
-  }
+  tile_product<Cell, 2>(out, [&](int h, int kk) { return C::splat(left[h], kk); }, s + g.at(kb4 + 1, jb), g.rl);
+  tile_product<Cell, 2>(out, [&](int h, int kk) { return kk == 0 ? C::splat(before[h], 7) : C::splat(s5[h], kk - 1); },
+                        f + g.at(kb5, jb), g.rl);
 }
 
 // Runs f(c, q) for the chunks q < nq of rows c < rows, dealt to the block's threads by fixed chunk
@@ -428,7 +419,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) patch_up_kernel(BatchVie
         if constexpr (!kSplat) {
 #pragma unroll
           for (int r = 0; r < 8; ++r) left[r] = C::load8(f + g.at(ib + r, kb4));
-          tile_product<Cell>(acc, [&](int r, int kk) { return C::splat(left[r], kk); }, s + g.at(kb4 + 1, jb), g.rl);
+          tile_product<Cell, 8>(acc, [&](int r, int kk) { return C::splat(left[r], kk); }, s + g.at(kb4 + 1, jb), g.rl);
         }
         // Term 5: k + 1 in tile row K' = J - t, S2(i, k) (k = kb5 - 1 + kk: cell 7 of the eight before
         // kb5, then cells 0 .. 6 of kb5's) times F(k + 1, j). Each value is splatted straight from the eight
@@ -440,7 +431,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) patch_up_kernel(BatchVie
           before[r] = C::load8(s + g.at(ib + r, kb5 - 8));
           left[r] = C::load8(s + g.at(ib + r, kb5));
         }
-        tile_product<Cell>(acc, [&](int r, int kk) { return kk == 0 ? C::splat(before[r], 7) : C::splat(left[r], kk - 1); },
+        tile_product<Cell, 8>(acc, [&](int r, int kk) { return kk == 0 ? C::splat(before[r], 7) : C::splat(left[r], kk - 1); },
                            f + g.at(kb5, jb), g.rl);
         if (t == delta - 2) {
 #pragma unroll
