@@ -79,7 +79,7 @@ struct PatchGeometry {
   int rl = 0;     // shared-memory row length
   int cells = 0;  // cells of one shared-memory table
   // fixed_rl: a row length for every window of the launch (a constant in the kernel), or 0.
-  __host__ __device__ explicit PatchGeometry(int l2, int fixed_rl = 0, int pt = kPatchT) {
+  __host__ __device__ constexpr explicit PatchGeometry(int l2, int fixed_rl = 0, int pt = kPatchT) {
     // Every interval inside a window of starts and ends depends only on intervals inside it, so any
     // window from the block's first column that holds its columns' band (kPatchT + L2 - 1 columns) will
     // do; whole tiles (8 ni columns) leave no partial tile column at its end.
@@ -90,13 +90,19 @@ struct PatchGeometry {
     // Rows 0 .. 8 ni (term 4 reads S2 row k + 1 <= 8 ni), columns up to 8 ni + 7, plus slack; 16-byte multiple.
     cells = ((8 * ni) * rl + 8 * ni + 16 + 8 + 7) / 8 * 8;
   }
-  __host__ __device__ int tiles() const { return (dmax + 1) * ni - dmax * (dmax + 1) / 2; }
-  __host__ __device__ int at(int i, int j) const { return i * rl + j + 8; }
+  __host__ __device__ constexpr int tiles() const { return (dmax + 1) * ni - dmax * (dmax + 1) / 2; }
+  __host__ __device__ constexpr int at(int i, int j) const { return i * rl + j + 8; }
   // Finisher threads (four lanes per tile column, whole warps) and owned tiles (diagonals 2 .. dmax).
-  __host__ __device__ int finishers() const { return (4 * ni + 31) / 32 * 32; }
-  __host__ __device__ int owned_tiles() const { return dmax >= 1 ? tiles() - (2 * ni - 1) : 0; }
-  __host__ __device__ int threads() const { return finishers() + (owned_tiles() + 31) / 32 * 32; }
+  __host__ __device__ constexpr int finishers() const { return (4 * ni + 31) / 32 * 32; }
+  __host__ __device__ constexpr int owned_tiles() const { return dmax >= 1 ? tiles() - (2 * ni - 1) : 0; }
+  __host__ __device__ constexpr int threads() const { return finishers() + (owned_tiles() + 31) / 32 * 32; }
 };
+
+// Whether a window's tiles fit one block (the GPU takes the pair), and whether a launch's blocks keep
+// term 4's splatted operands (16-bit cells and one row length for all its windows; a 32-bit cell is its
+// own word, read from F, and wider windows need all the shared memory for their tables).
+constexpr bool window_fits(const PatchGeometry& g) { return g.tiles() <= kMaxPatchTiles && 8 * g.ni <= kMaxWindowCodes; }
+constexpr bool has_splat_buffer(bool fixed_row, int cell_bytes) { return fixed_row && cell_bytes == 2; }
 
 // Term 4 or 5 products of one stage into kRows rows of a tile's accumulators (all 8, or a finisher lane's
 // two): acc(r, c) = max over kk of left(r, kk) + right(kk, c), right given as 8 aligned 8-cell rows and
@@ -289,7 +295,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) patch_up_kernel(BatchVie
   // Term 4's splatted left operands (kSplatSlot words a tile row), in 16-bit launches of windows up to
   // kFixedRowL2 (a row length kRowLength for all); wider windows need all the shared memory for their
   // tables. Two buffers: stage s's finishers write buffer s % 2 while the owners read stage s - 1's.
-  constexpr bool kSplat = kRowLength > 0 && sizeof(Cell) == 2;
+  constexpr bool kSplat = has_splat_buffer(kRowLength > 0, sizeof(Cell));
   Word* const splat = kSplat ? reinterpret_cast<Word*>(wtab + g.ni * seq::kAlphabetSize * 8) : nullptr;
   Cell* const slab = slab_ptr(static_cast<Cell*>(b.f), pd, st.i1, d1);
   const Cell* const gs2 = static_cast<const Cell*>(b.s) + pd.s2;
@@ -469,12 +475,27 @@ std::size_t bytes_for(int l2, int max_l2, int pt, int cell_bytes) {
   // where the kernel has them (16-bit cells and a fixed row length: windows up to kFixedRowL2; a 32-bit
   // cell is its own word, read from F).
   const std::size_t cells = 2 * static_cast<std::size_t>(g.cells) + static_cast<std::size_t>(g.ni) * (kClosureCells + seq::kAlphabetSize * 8);
-  const std::size_t splat = max_l2 <= kFixedRowL2 && cell_bytes == 2 ? 2 * static_cast<std::size_t>(g.ni) * kSplatSlot * 4 : 0;
+  const std::size_t splat = has_splat_buffer(max_l2 <= kFixedRowL2, cell_bytes) ? 2 * static_cast<std::size_t>(g.ni) * kSplatSlot * 4 : 0;
   return cells * static_cast<std::size_t>(cell_bytes) + splat;
 }
 
 // A block's threads for target window l2: the finishers and one owner per tile past the second diagonal.
 int patch_threads(int l2, int pt = kPatchT) { return PatchGeometry(l2, 0, pt).threads(); }
+
+// Every window a block takes has its finishers and owners in the launch form that launch_patch_up picks
+// for it: the wide form (192 columns) for windows up to kFixedRowL2, the 64-column form of kPatchThreads
+// for windows up to kFixedRowL2 + 1, and kPatchThreadsMax for the rest.
+constexpr bool launch_forms_hold_their_windows() {
+  for (int l2 = 1; 8 * PatchGeometry(l2).ni <= kMaxWindowCodes; ++l2) {
+    const PatchGeometry g(l2);
+    if (!window_fits(g)) continue;
+    if (g.threads() > kPatchThreadsMax) return false;
+    if (l2 <= kFixedRowL2 + 1 && g.threads() > kPatchThreads) return false;
+    if (l2 <= kFixedRowL2 && PatchGeometry(l2, 0, kWidePatchT).threads() > kWidePatchThreads) return false;
+  }
+  return true;
+}
+static_assert(launch_forms_hold_their_windows(), "a patch-up launch form has too few threads for its windows");
 
 }  // namespace
 
@@ -484,14 +505,13 @@ std::size_t patch_static_bytes() {
 }
 std::size_t patch_shared_bytes(int l2, int cell_bytes) {
   const PatchGeometry g(l2);
-  if (g.tiles() > kMaxPatchTiles || 8 * g.ni > kMaxWindowCodes || g.threads() > kPatchThreadsMax) return 0;
+  if (!window_fits(g)) return 0;
   return bytes_for(l2, l2, kPatchT, cell_bytes);
 }
 }  // namespace detail
 
 int patch_tile_width(int max_l2, bool wide, std::size_t max_shared) {
-  const bool fits = bytes_for(max_l2, max_l2, kWidePatchT, 2) + detail::patch_static_bytes() <= max_shared &&
-                    patch_threads(max_l2, kWidePatchT) <= kWidePatchThreads;
+  const bool fits = bytes_for(max_l2, max_l2, kWidePatchT, 2) + detail::patch_static_bytes() <= max_shared;
   return !wide && max_l2 <= kFixedRowL2 && fits ? kWidePatchT : kPatchT;
 }
 
