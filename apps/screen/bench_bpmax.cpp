@@ -153,6 +153,7 @@ int run_bench(const BenchOptions& o) {
       {200, 0, true, true, "original BPMax: 19.2 s (2 cores)"},
       {1000, 128, true, true, ""},
       {5000, 128, true, false, ""},
+      {5000, 129, false, false, "W2 over 128: the 64-column patch-up"},
       {20000, 128, false, false, "thesis: 3,056 s original (8-core Xeon), 4.79 s Titan V"},
   };
   for (const Case& c : cases) {

@@ -56,6 +56,11 @@ struct Cells<std::int16_t> {
   __device__ static Word splat(const Eight& e, int r) {
     return __byte_perm(word(e, r >> 1), 0, (r & 1) ? 0x3232 : 0x1010);
   }
+  // Cell r of the aligned eight at p, in both halves of a word, from one 32-bit load (where a product
+  // needs one cell of an eight, the whole eight need not be held in registers).
+  __device__ static Word splat_at(const std::int16_t* p, int r) {
+    return __byte_perm(reinterpret_cast<const unsigned*>(p)[r >> 1], 0, (r & 1) ? 0x3232 : 0x1010);
+  }
   __device__ static Word addmax(Word a, Word b, Word c) { return __viaddmax_s16x2(a, b, c); }
   __device__ static Word max(Word a, Word b) { return __vmaxs2(a, b); }
   __device__ static Word min(Word a, Word b) { return __vmins2(a, b); }
@@ -121,6 +126,7 @@ struct Cells<std::int32_t> {
     return k == 0 ? q.x : k == 1 ? q.y : k == 2 ? q.z : q.w;
   }
   __device__ static Word splat(const Eight& e, int r) { return word(e, r); }
+  __device__ static Word splat_at(const std::int32_t* p, int r) { return p[r]; }
   __device__ static Word addmax(Word a, Word b, Word c) { return __viaddmax_s32(a, b, c); }
   __device__ static Word max(Word a, Word b) { return a > b ? a : b; }
   __device__ static Word min(Word a, Word b) { return a < b ? a : b; }

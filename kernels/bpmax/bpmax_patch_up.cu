@@ -253,17 +253,19 @@ __device__ __forceinline__ void successor_products(typename Cells<Cell>::Eight (
   using C = Cells<Cell>;
   using Eight = typename C::Eight;
   const int jb = 8 * (ti + stage + 1), kb4 = 8 * (ti + stage), kb5 = 8 * (ti + 1);
-  Eight left[2], before[2], s5[2];
+  using Word = typename C::Word;
+  Eight left[2], s5[2];
+  Word before[2];
 #pragma unroll
   for (int h = 0; h < 2; ++h) {
     const int i = 8 * ti + 2 * w + h;
     left[h] = C::load8(f + g.at(i, kb4));
-    before[h] = C::load8(s + g.at(i, kb5 - 8));
+    before[h] = C::splat_at(s + g.at(i, kb5 - 8), 7);
     s5[h] = C::load8(s + g.at(i, kb5));
     out[h] = C::fill8(C::kNeg);
   }
   tile_product<Cell, 2>(out, [&](int h, int kk) { return C::splat(left[h], kk); }, s + g.at(kb4 + 1, jb), g.rl);
-  tile_product<Cell, 2>(out, [&](int h, int kk) { return kk == 0 ? C::splat(before[h], 7) : C::splat(s5[h], kk - 1); },
+  tile_product<Cell, 2>(out, [&](int h, int kk) { return kk == 0 ? before[h] : C::splat(s5[h], kk - 1); },
                         f + g.at(kb5, jb), g.rl);
 }
 
@@ -429,15 +431,16 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) patch_up_kernel(BatchVie
         }
         // Term 5: k + 1 in tile row K' = J - t, S2(i, k) (k = kb5 - 1 + kk: cell 7 of the eight before
         // kb5, then cells 0 .. 6 of kb5's) times F(k + 1, j). Each value is splatted straight from the eight
-        // that holds it (one permute, not a shifted row of eight first).
+        // that holds it (one permute, not a shifted row of eight first); of the eight before kb5 only its
+        // last cell is loaded (one register a row, not four).
         const int kb5 = 8 * (tj - t);
-        Eight before[8];
+        Word before[8];
 #pragma unroll
         for (int r = 0; r < 8; ++r) {
-          before[r] = C::load8(s + g.at(ib + r, kb5 - 8));
+          before[r] = C::splat_at(s + g.at(ib + r, kb5 - 8), 7);
           left[r] = C::load8(s + g.at(ib + r, kb5));
         }
-        tile_product<Cell, 8>(acc, [&](int r, int kk) { return kk == 0 ? C::splat(before[r], 7) : C::splat(left[r], kk - 1); },
+        tile_product<Cell, 8>(acc, [&](int r, int kk) { return kk == 0 ? before[r] : C::splat(left[r], kk - 1); },
                            f + g.at(kb5, jb), g.rl);
         if (t == delta - 2) {
 #pragma unroll
@@ -466,10 +469,10 @@ constexpr int kFixedRow = (kFixedRowL2 + 8 + 7) / 8 * 8;  // 136
 
 // The geometry of a block `pt` columns wide for target window l2 in a launch whose windows are all at
 // most max_l2, and its shared memory.
-PatchGeometry launch_geometry(int l2, int max_l2, int pt = kPatchT) {
+constexpr PatchGeometry launch_geometry(int l2, int max_l2, int pt = kPatchT) {
   return PatchGeometry(l2, max_l2 <= kFixedRowL2 ? kFixedRow : 0, pt);
 }
-std::size_t bytes_for(int l2, int max_l2, int pt, int cell_bytes) {
+constexpr std::size_t bytes_for(int l2, int max_l2, int pt, int cell_bytes) {
   const PatchGeometry g = launch_geometry(l2, max_l2, pt);
   // The two tables, the closures and weights (cells), then term 4's words for two stages (4 bytes each)
   // where the kernel has them (16-bit cells and a fixed row length: windows up to kFixedRowL2; a 32-bit
@@ -497,12 +500,29 @@ constexpr bool launch_forms_hold_their_windows() {
 }
 static_assert(launch_forms_hold_their_windows(), "a patch-up launch form has too few threads for its windows");
 
+// The kernel's static shared memory (the pair table and the window's codes).
+constexpr std::size_t kPatchStaticBytes =
+    sizeof(std::int16_t) * seq::kAlphabetSize * seq::kAlphabetSize + sizeof(std::uint8_t) * kMaxWindowCodes;
+// The most shared memory a block can opt into on any CUDA GPU so far (sm_90 and sm_100: 227 KB).
+constexpr std::size_t kLargestBlockShared = 227 * 1024;
+// 32-bit tables of every window that needs more than kPatchThreads threads (L2 over 129) are larger than
+// any block's shared memory, so the host sends those pairs to the CPU and no 32-bit launch of
+// kPatchThreadsMax exists (that form would hold 64 32-bit accumulators an owner in 96 registers, and
+// spilled about 600 bytes).
+constexpr bool wide_cells_fit_the_narrow_form() {
+  for (int l2 = 1; 8 * PatchGeometry(l2).ni <= kMaxWindowCodes; ++l2) {
+    const PatchGeometry g(l2);
+    if (window_fits(g) && g.threads() > kPatchThreads && bytes_for(l2, l2, kPatchT, 4) + kPatchStaticBytes <= kLargestBlockShared)
+      return false;
+  }
+  return true;
+}
+static_assert(wide_cells_fit_the_narrow_form(), "a 32-bit patch-up window needs the 640-thread form");
+
 }  // namespace
 
 namespace detail {
-std::size_t patch_static_bytes() {
-  return sizeof(std::int16_t) * seq::kAlphabetSize * seq::kAlphabetSize + sizeof(std::uint8_t) * kMaxWindowCodes;
-}
+std::size_t patch_static_bytes() { return kPatchStaticBytes; }
 std::size_t patch_shared_bytes(int l2, int cell_bytes) {
   const PatchGeometry g(l2);
   if (!window_fits(g)) return 0;
@@ -536,8 +556,11 @@ void launch_patch_up(const BatchView& b, int d1, const std::int64_t* prefix, std
       launch(patch_up_kernel<Cell, kPatchThreads, kBlocks, kFixedRow>, items, kPatchThreads, bytes, stream, b, d1, prefix);
     else if (threads <= kPatchThreads)
       launch(patch_up_kernel<Cell, kPatchThreads, kBlocks, 0>, items, kPatchThreads, bytes, stream, b, d1, prefix);
-    else
+    else if constexpr (sizeof(Cell) == 2)
       launch(patch_up_kernel<Cell, kPatchThreadsMax, 1, 0>, items, kPatchThreadsMax, bytes, stream, b, d1, prefix);
+    else  // wide_cells_fit_the_narrow_form: the host never plans such a batch
+      throw ResourceError("BPMax patch-up: 32-bit tables of target window " + std::to_string(b.max_l2) +
+                          " do not fit a block's shared memory");
   });
 }
 
