@@ -59,17 +59,18 @@ double cost_per_unit(StageKind stage) {
 //   bpmax    cpu-core  5.5e9 updates/s: the fast CPU path, 23 x 20,000 with W2 = 128 on 16 threads
 //                      (88 GOPS, a638ef9, on 16 cores of the two-H100 machine's Xeon; 4.2e9 before
 //                      3eaea84 on the single-H100 machine's cores).
-//   bpmax    gpu       8e12 updates/s end to end with `traceback: top` (tracebacks beside the GPU):
-//                      `screen bench bpmax --targets` over the whole flagship set, 4.98e15 updates in
-//                      616.9 s at a7490fb (8.1e12), less traceback's 6%, plus the kernels' 5% since.
-//                      With the Nussinov rate above, the whole flagship job estimates 1,043 s; it ran in
-//                      988.7 s at 1876bd1 (README). (5.2e12 until Session 15: the Session 8 kernels.)
+//   bpmax    gpu       9.3e12 updates/s end to end with `traceback: top` (tracebacks beside the GPU):
+//                      `screen bench bpmax --targets` over the flagship set's first 4,000 records at
+//                      34cd9aa (9.29e12; the kernels of 045ce67 time the same). With the Nussinov rate
+//                      above, the whole flagship job estimates 956 s; it ran in 865.6 s at 045ce67
+//                      (README), so the estimate stays on the safe side. (8e12 from Session 15 to 19,
+//                      the whole set at a7490fb; 5.2e12 before: the Session 8 kernels.)
 double throughput(StageKind stage, DeviceKind kind) {
   const bool gpu = kind == DeviceKind::gpu;
   switch (stage) {
     case StageKind::nussinov: return gpu ? 1.8e13 : 1.6e10;
     case StageKind::miranda: return gpu ? 6.8e10 : 2.5e9;
-    case StageKind::bpmax: return gpu ? 8e12 : 5.5e9;
+    case StageKind::bpmax: return gpu ? 9.3e12 : 5.5e9;
   }
   return 1e9;
 }
