@@ -45,6 +45,7 @@ struct BenchOptions {
   std::size_t first_target = 0;  // screen case: records from this one on
   std::size_t max_targets = 0;
   int gpu = 0;
+  unsigned max_shared_kb = 0;  // GPU rows: shared memory a block may use, KB (0: the GPU's)
 };
 
 std::vector<std::uint8_t> random_target(int m) {
@@ -103,6 +104,7 @@ void screen_case(const BenchOptions& o, int threads) {
   bpmax::GpuOptions go;
   go.device = o.gpu;
   go.cpu_threads = threads;
+  go.max_shared_bytes = std::size_t{o.max_shared_kb} * 1024;
   bpmax::GpuStats st;
   long long sum = 0;
   const double t = timed([&] {
@@ -152,6 +154,7 @@ int run_bench(const BenchOptions& o) {
       {128, 0, true, true, "a traceback's window, per traced pair"},
       {200, 0, true, true, "original BPMax: 19.2 s (2 cores)"},
       {1000, 128, true, true, ""},
+      {5000, 64, false, false, ""},
       {5000, 128, true, false, ""},
       {5000, 129, false, false, "W2 over 128: the 64-column patch-up"},
       {20000, 128, false, false, "thesis: 3,056 s original (8-core Xeon), 4.79 s Titan V"},
@@ -178,6 +181,7 @@ int run_bench(const BenchOptions& o) {
       bpmax::GpuOptions go;
       go.device = o.gpu;
       go.cpu_threads = all;
+      go.max_shared_bytes = std::size_t{o.max_shared_kb} * 1024;
       bpmax::interact_pairs_gpu(one, p, bpmax::TracebackMode::none(), go);  // warm-up: context, modules
       bpmax::GpuStats st;
       std::vector<bpmax::PairResult> r;
@@ -189,7 +193,8 @@ int run_bench(const BenchOptions& o) {
       row(name, c.m, c.w2, "gpu", 0, t, gpu_mb, p, r[0].site.score,
           fmt::format("kernels {:.4f} s (S {:.4f}, term 1 {:.4f}, patch-up {:.4f}){}", st.kernel_ms / 1e3,
                       st.single_ms / 1e3, st.term1_ms / 1e3, st.patch_ms / 1e3,
-                      c.m == 20000 ? "; target <= 0.1 s" : ""));
+                      st.cpu_pairs > 0 ? "; ran on the CPU: its tables need more shared memory than --max-shared-kb"
+                      : c.m == 20000 ? "; target <= 0.1 s" : ""));
     }
     if (cpu_rows && o.reference && !o.quick && c.m == 200) {
       bpmax::SiteResult r;
@@ -217,6 +222,9 @@ void add_bench_bpmax(CLI::App& bench, Action& action) {
   cmd->add_option("--device", o->device, "Rows to run: cpu, gpu (GPU rows, checked against the CPU when both run), or all")
       ->capture_default_str();
   cmd->add_option("--gpu", o->gpu, "GPU index of the GPU rows")->capture_default_str();
+  cmd->add_option("--max-shared-kb", o->max_shared_kb,
+                  "GPU rows: shared memory a block may use, in KB, as on a smaller GPU (163: an A100; 0: this GPU's)")
+      ->capture_default_str();
   cmd->add_option("--targets", o->targets, "Also screen every --query record against these targets on the GPU (W2 128)");
   cmd->add_option("--first-target", o->first_target, "Start the screen at record K of --targets (0: the first)")
       ->capture_default_str();

@@ -548,10 +548,10 @@ void launch_patch_up(const BatchView& b, int d1, const std::int64_t* prefix, std
         return;
       }
     }
-    // Two blocks per SM for 16-bit cells (96 registers, a few spilled: 0.038 s against 0.055 s with one
-    // block per SM and no spills, patch-up of 23 x 20,000 at W2 = 128 on an H200). Windows up to
-    // kFixedRowL2 (the thesis's W2 = 128) use one row length, a constant in the kernel's addressing.
-    constexpr int kBlocks = sizeof(Cell) == 2 ? 2 : 1;
+    // One block per SM: at W2 = 128 its tables take 121 KB (114 KB at 129), more than half of any SM's
+    // shared memory, so asking ptxas for two blocks' registers (80 a thread) only made it spill. Windows up
+    // to kFixedRowL2 (the thesis's W2 = 128) use one row length, a constant in the kernel's addressing.
+    constexpr int kBlocks = 1;
     if (b.max_l2 <= kFixedRowL2)
       launch(patch_up_kernel<Cell, kPatchThreads, kBlocks, kFixedRow>, items, kPatchThreads, bytes, stream, b, d1, prefix);
     else if (threads <= kPatchThreads)

@@ -270,6 +270,45 @@ TEST(BpmaxGpu, WidePatchUpBlockEdgesEqualTheCpu) {
 
 // A memory cap that holds only the smaller tables: those are cut into several GPU batches, the larger
 // pairs go to the CPU, and the results do not change.
+// GPUs with less shared memory a block than an H100 (227 KB), emulated by GpuOptions::max_shared_bytes:
+// an A100's 163 KB does not hold the wide patch-up's tables (194 KB at W2 = 128), so 16-bit windows up to
+// 128 take the 64-column form with one row length, which an H100 never runs otherwise; 99 KB (an L40 or
+// an RTX 4090) holds no double reduction at W2 = 128, so those pairs go to the CPU. Block edges of the
+// 64-column form (targets ending around multiples of 64), 16- and 32-bit cells; the same results as the CPU.
+TEST(BpmaxGpu, SmallerSharedMemoryTakesTheNarrowFormsAndEqualsTheCpu) {
+  SCREEN_REQUIRE_GPU();
+  std::mt19937 rng(28112026);
+  std::vector<Case> cases;
+  for (int m : {63, 64, 65, 127, 128, 129, 250, 700})
+    cases.push_back({test::codes(test::random_letters(rng, 4 + m % 20)), test::codes(test::random_letters(rng, m))});
+  const auto pairs = inputs(cases);
+  const PairWeights weight_sets[] = {{3, 2, 1, 1}, {3000, 2000, 1000, 1}};  // 16-bit and 32-bit cells
+  for (const std::size_t kb : {163u, 99u})
+    for (const PairWeights& w : weight_sets)
+      for (int w2 : {5, 64, 121, 128}) {
+        Params p;
+        p.weights = w;
+        p.target_window = w2;
+        GpuOptions options;
+        options.max_shared_bytes = kb * 1024;
+        GpuStats stats;
+        const auto got = interact_pairs_gpu(pairs, p, TracebackMode::all(), options, &stats);
+        const auto want = interact_pairs(pairs, p, TracebackMode::all(), Method::cpu);
+        const std::string what = std::to_string(kb) + " KB, weights " + std::to_string(w.cg) + ", W2 " + std::to_string(w2);
+        for (std::size_t k = 0; k < pairs.size(); ++k) expect_same_site(want[k].site, got[k].site, what + " pair " + std::to_string(k));
+        EXPECT_EQ(stats.gpu_pairs + stats.cpu_pairs, pairs.size()) << what;
+        if (kb == 163 && w.cg == 3) {
+          EXPECT_EQ(stats.gpu_pairs, pairs.size()) << what;
+        }
+        if (kb == 99 && w2 == 128) {
+          EXPECT_LT(stats.gpu_pairs, pairs.size()) << what;
+        }
+        if (w2 == 5) {
+          EXPECT_EQ(stats.gpu_pairs, pairs.size()) << what;
+        }
+      }
+}
+
 TEST(BpmaxGpu, PairsOverTheMemoryBudgetGoToTheCpu) {
   SCREEN_REQUIRE_GPU();
   std::mt19937 rng(11);

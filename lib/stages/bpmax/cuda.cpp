@@ -307,7 +307,9 @@ GpuScores score_pairs_gpu(const std::vector<PairInput>& pairs, const Params& p, 
   const double fraction = std::clamp(options.memory_fraction, 0.05, 1.0);
   std::size_t budget = static_cast<std::size_t>(static_cast<double>(free_bytes + runner->bytes()) * fraction);
   if (options.max_bytes > 0) budget = std::min(budget, options.max_bytes);
-  const std::size_t max_shared = kb::max_shared_bytes(options.device);
+  const std::size_t device_shared = kb::max_shared_bytes(options.device);
+  const std::size_t max_shared =
+      options.max_shared_bytes > 0 ? std::min(options.max_shared_bytes, device_shared) : device_shared;
 
   // Route: GPU batches by cell width (in input order), or the CPU.
   std::vector<std::size_t> cpu;

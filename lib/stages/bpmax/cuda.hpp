@@ -46,6 +46,10 @@ struct GpuOptions {
   std::size_t max_bytes = 0;
   // CPU threads for the pairs that go to the CPU and for tracebacks (0: OpenMP's default).
   int cpu_threads = 0;
+  // Shared memory a block may use, in bytes (0: the device's opt-in maximum; a larger value is capped
+  // at it): a smaller value runs the kernel forms of a GPU with less shared memory (an A100's 163 KB
+  // takes the 64-column patch-up), for tests and `screen bench bpmax --max-shared-kb`.
+  std::size_t max_shared_bytes = 0;
 };
 
 struct GpuStats {
