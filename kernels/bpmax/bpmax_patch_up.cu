@@ -280,8 +280,9 @@ __device__ __forceinline__ void for_row_chunks(int rows, int nq, F f) {
   for (int c = t / nq, q = t % nq; c < rows; c += per) f(c, q);
 }
 
-template <class Cell, int kThreads, int kMinBlocks, int kRowLength, int kPT = kPatchT>
-__global__ void __launch_bounds__(kThreads, kMinBlocks) patch_up_kernel(BatchView b, int d1, const std::int64_t* prefix) {
+// One block an SM: every form's tables take more than half an SM's shared memory (launch_patch_up).
+template <class Cell, int kThreads, int kRowLength, int kPT = kPatchT>
+__global__ void __launch_bounds__(kThreads, 1) patch_up_kernel(BatchView b, int d1, const std::int64_t* prefix) {
   using C = Cells<Cell>;
   using Eight = typename C::Eight;
   extern __shared__ __align__(16) unsigned char smem[];
@@ -543,21 +544,20 @@ void launch_patch_up(const BatchView& b, int d1, const std::int64_t* prefix, std
     const std::size_t bytes = bytes_for(b.max_l2, b.max_l2, b.patch_width, sizeof(Cell));
     if constexpr (sizeof(Cell) == 2) {
       if (b.patch_width == kWidePatchT) {
-        launch(patch_up_kernel<Cell, kWidePatchThreads, 1, kFixedRow, kWidePatchT>, items, kWidePatchThreads, bytes,
+        launch(patch_up_kernel<Cell, kWidePatchThreads, kFixedRow, kWidePatchT>, items, kWidePatchThreads, bytes,
                stream, b, d1, prefix);
         return;
       }
     }
-    // One block per SM: at W2 = 128 its tables take 121 KB (114 KB at 129), more than half of any SM's
-    // shared memory, so asking ptxas for two blocks' registers (80 a thread) only made it spill. Windows up
-    // to kFixedRowL2 (the thesis's W2 = 128) use one row length, a constant in the kernel's addressing.
-    constexpr int kBlocks = 1;
+    // The 64-column forms run one block an SM too: their tables (121 KB at W2 = 128, 114 KB at 129) never
+    // fit twice, and a two-block register bound (80) only made ptxas spill. Windows up to kFixedRowL2 (the
+    // thesis's W2 = 128) use one row length, a constant in the kernel's addressing.
     if (b.max_l2 <= kFixedRowL2)
-      launch(patch_up_kernel<Cell, kPatchThreads, kBlocks, kFixedRow>, items, kPatchThreads, bytes, stream, b, d1, prefix);
+      launch(patch_up_kernel<Cell, kPatchThreads, kFixedRow>, items, kPatchThreads, bytes, stream, b, d1, prefix);
     else if (threads <= kPatchThreads)
-      launch(patch_up_kernel<Cell, kPatchThreads, kBlocks, 0>, items, kPatchThreads, bytes, stream, b, d1, prefix);
+      launch(patch_up_kernel<Cell, kPatchThreads, 0>, items, kPatchThreads, bytes, stream, b, d1, prefix);
     else if constexpr (sizeof(Cell) == 2)
-      launch(patch_up_kernel<Cell, kPatchThreadsMax, 1, 0>, items, kPatchThreadsMax, bytes, stream, b, d1, prefix);
+      launch(patch_up_kernel<Cell, kPatchThreadsMax, 0>, items, kPatchThreadsMax, bytes, stream, b, d1, prefix);
     else  // wide_cells_fit_the_narrow_form: the host never plans such a batch
       throw ResourceError("BPMax patch-up: 32-bit tables of target window " + std::to_string(b.max_l2) +
                           " do not fit a block's shared memory");
