@@ -280,7 +280,8 @@ __device__ __forceinline__ void for_row_chunks(int rows, int nq, F f) {
   for (int c = t / nq, q = t % nq; c < rows; c += per) f(c, q);
 }
 
-// One block an SM: every form's tables take more than half an SM's shared memory (launch_patch_up).
+// One block an SM: at the windows the forms are for (128 and 129) their tables take more than half an
+// SM's shared memory (launch_patch_up).
 template <class Cell, int kThreads, int kRowLength, int kPT = kPatchT>
 __global__ void __launch_bounds__(kThreads, 1) patch_up_kernel(BatchView b, int d1, const std::int64_t* prefix) {
   using C = Cells<Cell>;
@@ -549,9 +550,11 @@ void launch_patch_up(const BatchView& b, int d1, const std::int64_t* prefix, std
         return;
       }
     }
-    // The 64-column forms run one block an SM too: their tables (121 KB at W2 = 128, 114 KB at 129) never
-    // fit twice, and a two-block register bound (80) only made ptxas spill. Windows up to kFixedRowL2 (the
-    // thesis's W2 = 128) use one row length, a constant in the kernel's addressing.
+    // The 64-column forms run one block an SM too: their tables (121 KB at W2 = 128, 114 KB at 129) do not
+    // fit twice, and a two-block register bound (80) only made ptxas spill. (Only much smaller windows, on a
+    // GPU whose shared memory cannot hold the wide form, would have room for two blocks; not tuned.)
+    // Windows up to kFixedRowL2 (the thesis's W2 = 128) use one row length, a constant in the kernel's
+    // addressing.
     if (b.max_l2 <= kFixedRowL2)
       launch(patch_up_kernel<Cell, kPatchThreads, kFixedRow>, items, kPatchThreads, bytes, stream, b, d1, prefix);
     else if (threads <= kPatchThreads)
