@@ -55,6 +55,20 @@ void expect_one_gpu_batch_equals_the_cpu(const std::vector<Case>& cases, int w2)
                          " x " + std::to_string(cases[k].y.size()) + ")");
 }
 
+// The pairs scored on the GPU (with `options`) and on the CPU under weights w and target window w2: every
+// site and traceback equal. Returns the GPU call's statistics (which pairs it sent to the CPU).
+GpuStats expect_gpu_equals_cpu(const std::vector<PairInput>& pairs, const PairWeights& w, int w2, const GpuOptions& options,
+                               const std::string& what) {
+  Params p;
+  p.weights = w;
+  p.target_window = w2;
+  GpuStats stats;
+  const auto got = interact_pairs_gpu(pairs, p, TracebackMode::all(), options, &stats);
+  const auto want = interact_pairs(pairs, p, TracebackMode::all(), Method::cpu);
+  for (std::size_t k = 0; k < pairs.size(); ++k) expect_same_site(want[k].site, got[k].site, what + " pair " + std::to_string(k));
+  return stats;
+}
+
 TEST(BpmaxGpu, PublicVectorsEqualTheReference) {
   SCREEN_REQUIRE_GPU();
   for (const auto& row : test::read_rows()) {
@@ -205,15 +219,8 @@ TEST(BpmaxGpu, WindowsAtTheKernelsBoundariesEqualTheCpu) {
   const PairWeights weight_sets[] = {{3, 2, 1, 1}, {3000, 2000, 1000, 1}};  // 16-bit and 32-bit cells
   for (const PairWeights& w : weight_sets)
     for (int w2 : {127, 128, 129, 130}) {
-      Params p;
-      p.weights = w;
-      p.target_window = w2;
-      GpuStats stats;
-      const auto got = interact_pairs_gpu(pairs, p, TracebackMode::all(), GpuOptions{}, &stats);
-      const auto want = interact_pairs(pairs, p, TracebackMode::all(), Method::cpu);
       const std::string what = "weights " + std::to_string(w.cg) + " W2 " + std::to_string(w2);
-      for (std::size_t k = 0; k < pairs.size(); ++k)
-        expect_same_site(want[k].site, got[k].site, what + " pair " + std::to_string(k));
+      const GpuStats stats = expect_gpu_equals_cpu(pairs, w, w2, GpuOptions{}, what);
       // 32-bit tables of a window above 128 nt need more shared memory than a block has: the CPU
       // takes the pairs whose window is that wide (the 100-nt target's window is its length).
       const std::size_t on_cpu = w.cg == 3000 && w2 > 128 ? 2 : 0;
@@ -286,16 +293,10 @@ TEST(BpmaxGpu, SmallerSharedMemoryTakesTheNarrowFormsAndEqualsTheCpu) {
   for (const std::size_t kb : {163u, 99u})
     for (const PairWeights& w : weight_sets)
       for (int w2 : {5, 64, 121, 128}) {
-        Params p;
-        p.weights = w;
-        p.target_window = w2;
         GpuOptions options;
         options.max_shared_bytes = kb * 1024;
-        GpuStats stats;
-        const auto got = interact_pairs_gpu(pairs, p, TracebackMode::all(), options, &stats);
-        const auto want = interact_pairs(pairs, p, TracebackMode::all(), Method::cpu);
         const std::string what = std::to_string(kb) + " KB, weights " + std::to_string(w.cg) + ", W2 " + std::to_string(w2);
-        for (std::size_t k = 0; k < pairs.size(); ++k) expect_same_site(want[k].site, got[k].site, what + " pair " + std::to_string(k));
+        const GpuStats stats = expect_gpu_equals_cpu(pairs, w, w2, options, what);
         EXPECT_EQ(stats.gpu_pairs + stats.cpu_pairs, pairs.size()) << what;
         if (kb == 163 && w.cg == 3) {
           EXPECT_EQ(stats.gpu_pairs, pairs.size()) << what;
