@@ -8,6 +8,7 @@
 // --priority N,...: finalize's stream priority off/on by split-K waves 1 and 2 at each n.
 // --occupancy N,...: the 16-bit panel capped at 3..5 blocks an SM, or not, at each n.
 // --fused N,...: split-K slices maxed by finalize (Tuning::fused_slices) by split-K waves, at each n.
+// --cap-products N,...: the panel's blocks-an-SM cap only on diagonals up to a number of tile products, at each n.
 // --hairpins: fold_gpu_batch over a FASTA set, score only and with tracebacks (checked against the reference).
 // --genome: fold_gpu_long on the one sequence of a FASTA file, score only and with traceback.
 // Exit status 1 if any check fails. Times are printed, never judged.
@@ -354,7 +355,7 @@ void compare_variants(const std::string& title, const std::vector<int>& sizes, i
 // Split-K slices folded into finalize (Tuning::fused_slices) by split-K waves.
 void compare_fused(const std::vector<int>& sizes, int reps) {
   std::vector<Variant> v;
-  for (int waves : {2, 4})
+  for (int waves : {2, 3, 4})
     for (int fused : {1, 4, 8, 16, 1 << 20}) {
       knl::Tuning t;
       t.split_waves = waves;
@@ -388,6 +389,18 @@ void compare_occupancy(const std::vector<int>& sizes, int reps) {
   compare_variants("panel capped at N blocks/SM on every diagonal (0: no cap)", sizes, reps, 81u, v);
 }
 
+// The panel's cap of Tuning::panel_blocks_per_sm blocks an SM applied only to diagonals of at most N tile
+// products (tiles x K tiles; 0: never capped), so that larger diagonals run their panel at full occupancy.
+void compare_cap_products(const std::vector<int>& sizes, int reps) {
+  std::vector<Variant> v;
+  for (long long cap : {1LL << 62, 0LL, 2000LL, 8000LL, 20000LL, 1LL << 62}) {
+    knl::Tuning t;
+    t.panel_cap_products = cap;
+    v.push_back({t, "cap up to " + (cap == (1LL << 62) ? std::string("every diagonal") : std::to_string(cap) + " products")});
+  }
+  compare_variants("panel capped only on diagonals of at most N tile products", sizes, reps, 83u, v);
+}
+
 std::vector<int> parse_list(const std::string& s) {
   std::vector<int> v;
   std::stringstream ss(s);
@@ -399,7 +412,7 @@ std::vector<int> parse_list(const std::string& s) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<int> sizes, priority_sizes, occupancy_sizes, fused_sizes;
+  std::vector<int> sizes, priority_sizes, occupancy_sizes, fused_sizes, cap_sizes;
   std::string hairpins, genome;
   int ops_n = 0, widths_n = 0, waves_n = 0, transcripts = 0, cpu_check_max = 10000, reps = 2;
   for (int a = 1; a < argc; ++a) {
@@ -411,6 +424,7 @@ int main(int argc, char** argv) {
     else if (k == "--priority") priority_sizes = parse_list(v), ++a;
     else if (k == "--occupancy") occupancy_sizes = parse_list(v), ++a;
     else if (k == "--fused") fused_sizes = parse_list(v), ++a;
+    else if (k == "--cap-products") cap_sizes = parse_list(v), ++a;
     else if (k == "--waves") waves_n = std::stoi(v), ++a;
     else if (k == "--transcripts") transcripts = std::stoi(v), ++a;
     else if (k == "--hairpins") hairpins = v, ++a;
@@ -436,6 +450,7 @@ int main(int argc, char** argv) {
     if (!priority_sizes.empty()) compare_priority(priority_sizes, reps);
     if (!occupancy_sizes.empty()) compare_occupancy(occupancy_sizes, reps);
     if (!fused_sizes.empty()) compare_fused(fused_sizes, reps);
+    if (!cap_sizes.empty()) compare_cap_products(cap_sizes, reps);
     if (waves_n > 0) compare_lookahead(waves_n);
     if (waves_n > 0) sweep_waves(waves_n);
     if (!sizes.empty()) time_sizes(sizes, cpu_check_max, reps);
