@@ -242,15 +242,18 @@ __device__ __forceinline__ unsigned shared_address(const void* p) {
   return static_cast<unsigned>(__cvta_generic_to_shared(p));
 }
 
-// One 8-cell chunk (16 or 32 bytes, aligned) copied from global to shared memory without passing
-// through registers (cp.async, cached in L2 only); visible to the block after wait_async_copies() and a
-// barrier.
+// One 8-cell chunk (16 or 32 bytes, aligned) copied from global to shared byte address `to` without
+// passing through registers (cp.async, cached in L2 only); visible to the block after wait_async_copies()
+// and a barrier.
 template <class Cell>
-__device__ __forceinline__ void copy_chunk_async(Cell* to, const Cell* from) {
-  const unsigned dst = static_cast<unsigned>(__cvta_generic_to_shared(to));
+__device__ __forceinline__ void copy_chunk_to(unsigned to, const char* from) {
 #pragma unroll
   for (int k = 0; k < static_cast<int>(sizeof(Cell) / 2); ++k)
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst + 16 * k), "l"(reinterpret_cast<const uint4*>(from) + k));
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(to + 16 * k), "l"(from + 16 * k));
+}
+template <class Cell>
+__device__ __forceinline__ void copy_chunk_async(Cell* to, const Cell* from) {
+  copy_chunk_to<Cell>(static_cast<unsigned>(__cvta_generic_to_shared(to)), reinterpret_cast<const char*>(from));
 }
 __device__ __forceinline__ void wait_async_copies() { asm volatile("cp.async.wait_all;\n" ::: "memory"); }
 // `n` chunks, the j-th from `from` + j `from_step` cells to shared byte address `to` + j `to_step`: the
@@ -262,11 +265,7 @@ __device__ __forceinline__ void copy_chunks_async(unsigned to, unsigned to_step,
   const char* src = reinterpret_cast<const char*>(from);
   const std::int64_t src_step = from_step * static_cast<std::int64_t>(sizeof(Cell));
 #pragma unroll 4
-  for (int j = 0; j < n; ++j, to += to_step, src += src_step) {
-#pragma unroll
-    for (int k = 0; k < static_cast<int>(sizeof(Cell) / 2); ++k)
-      asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(to + 16 * k), "l"(src + 16 * k));
-  }
+  for (int j = 0; j < n; ++j, to += to_step, src += src_step) copy_chunk_to<Cell>(to, src);
 }
 
 // Eight consecutive cells of a slab row, read with 16-byte loads (rows are 16-byte aligned).
