@@ -12,24 +12,21 @@ first, so that a toolchain that stopped checking fails the test instead of passi
 
 import argparse
 import concurrent.futures
-import json
 import os
 import re
-import shlex
 import subprocess
 import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+import compile_db  # noqa: E402  (tests/tools)
+
 SOURCE_SUFFIXES = (".cpp", ".cc", ".cxx")
-# Flags dropped from the real command: the standard (replaced), the output and dependency files
-# (nothing may be written into the build tree).
-DROP_WITH_VALUE = {"-o", "-MF", "-MT", "-MQ"}
-DROP_ALONE = {"-MD", "-MMD"}
 CANARY = '#include <fmt/format.h>\nstd::string canary() { return fmt::format("{} {}", 1); }\n'
 # gcc's trace of a failed check: the call site's "in 'constexpr' expansion of
 # 'fmt::v9::basic_format_string<char, ARGS>("FORMAT")'" line, then fmt's message in a later line.
-CALL_SITE = re.compile(r"^(?P<where>[^:\s]+:\d+:\d+):\s+in .constexpr. expansion of "
+CALL_SITE = re.compile(r"^(?P<where>.+?:\d+:\d+):\s+in .constexpr. expansion of "
                        r".(?:fmt::v\d+::)?basic_format_string<char(?:, (?P<args>.*))?>\((?P<fmt>\".*\")\).?\s*$")
 FMT_MESSAGE = re.compile(r"on_error\((?:\(\(const char\*\))?(\"[^\"]*\")")
 
@@ -43,43 +40,22 @@ def parse_args():
     return p.parse_args()
 
 
-def entry_argv(entry):
-    """The compiler's argv for one compile_commands.json entry ("arguments" or shell-quoted "command")."""
-    return list(entry["arguments"]) if "arguments" in entry else shlex.split(entry["command"])
-
-
 def syntax_only_argv(argv, directory, source, replacement=None):
-    """argv as C++20 with -fsyntax-only, writing nothing; source replaced by `replacement` if given."""
-    out, skip = [], False
-    for arg in argv:
-        if skip:
-            skip = False
-        elif arg in DROP_WITH_VALUE:
-            skip = True
-        elif arg in DROP_ALONE or arg.startswith("-std="):
-            pass
-        elif replacement and os.path.realpath(os.path.join(directory, arg)) == source:
+    """argv as C++20 with -fsyntax-only, writing nothing; source replaced by `replacement` if given.
+    -Wno-error: a warning that only C++20 gives (the build is C++17) is not this check's concern."""
+    out = []
+    for arg in compile_db.without_flags(argv, drop_prefixes=("-std=",)):
+        if replacement and os.path.realpath(os.path.join(directory, arg)) == source:
             out.append(replacement)
         else:
             out.append(arg)
-    return out + ["-std=c++20", "-fsyntax-only"]
-
-
-def selected_entries(compile_commands, source_dir, folders):
-    """(source path, entry) for each host C++ source under the folders, once each, in path order."""
-    roots = [os.path.join(source_dir, f) + os.sep for f in folders]
-    chosen = {}
-    for entry in compile_commands:
-        path = os.path.realpath(os.path.join(entry["directory"], entry["file"]))
-        if path.endswith(SOURCE_SUFFIXES) and any(path.startswith(r) for r in roots):
-            chosen.setdefault(path, entry)
-    return sorted(chosen.items())
+    return out + ["-std=c++20", "-fsyntax-only", "-Wno-error"]
 
 
 def compile_one(source, entry, replacement=None):
     # LC_ALL=C: plain quotes in gcc's messages, which summarize() reads.
     env = dict(os.environ, LC_ALL="C")
-    argv = syntax_only_argv(entry_argv(entry), entry["directory"], source, replacement)
+    argv = syntax_only_argv(compile_db.entry_argv(entry), entry["directory"], source, replacement)
     run = subprocess.run(argv, cwd=entry["directory"], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                          text=True)
     return run.returncode, run.stdout
@@ -145,13 +121,12 @@ def main():
     args = parse_args()
     source_dir = os.path.realpath(args.source_dir)
     try:
-        with open(args.compile_commands) as f:
-            compile_commands = json.load(f)
-    except OSError as e:
-        print(f"format_strings_checked: FAILED: cannot read {args.compile_commands} ({e.strerror}); "
+        compile_commands = compile_db.load(args.compile_commands)
+    except (OSError, ValueError) as e:
+        print(f"format_strings_checked: FAILED: cannot read {args.compile_commands} ({e}); "
               "CMake writes it with CMAKE_EXPORT_COMPILE_COMMANDS for the Makefile and Ninja generators")
         return 1
-    entries = selected_entries(compile_commands, source_dir, args.folders)
+    entries = compile_db.entries_under(compile_commands, source_dir, args.folders, SOURCE_SUFFIXES)
     if not entries:
         print(f"format_strings_checked: FAILED: no C++ source under {', '.join(args.folders)} in "
               f"{args.compile_commands}")
