@@ -193,7 +193,8 @@ int run_bench(const BenchOptions& o) {
       row(name, c.m, c.w2, "gpu", 0, t, gpu_mb, p, r[0].site.score,
           fmt::format("kernels {:.4f} s (S {:.4f}, term 1 {:.4f}, patch-up {:.4f}){}", st.kernel_ms / 1e3,
                       st.single_ms / 1e3, st.term1_ms / 1e3, st.patch_ms / 1e3,
-                      st.cpu_pairs > 0 ? "; ran on the CPU: its tables need more shared memory than --max-shared-kb"
+                      st.cpu_pairs > 0 ? (o.max_shared_kb > 0 ? "; ran on the CPU: its tables do not fit --max-shared-kb"
+                                                               : "; ran on the CPU: its tables do not fit this GPU")
                       : c.m == 20000 ? "; target <= 0.1 s" : ""));
     }
     if (cpu_rows && o.reference && !o.quick && c.m == 200) {

@@ -528,6 +528,10 @@ std::size_t patch_static_bytes() { return kPatchStaticBytes; }
 std::size_t patch_shared_bytes(int l2, int cell_bytes) {
   const PatchGeometry g(l2);
   if (!window_fits(g)) return 0;
+  // 32-bit windows that need more than kPatchThreads threads have no launch form (their tables exceed
+  // every GPU's shared memory so far: wide_cells_fit_the_narrow_form); the host sends them to the CPU
+  // even on a GPU with more.
+  if (cell_bytes == 4 && g.threads() > kPatchThreads) return 0;
   return bytes_for(l2, l2, kPatchT, cell_bytes);
 }
 }  // namespace detail
@@ -561,7 +565,7 @@ void launch_patch_up(const BatchView& b, int d1, const std::int64_t* prefix, std
       launch(patch_up_kernel<Cell, kPatchThreads, 0>, items, kPatchThreads, bytes, stream, b, d1, prefix);
     else if constexpr (sizeof(Cell) == 2)
       launch(patch_up_kernel<Cell, kPatchThreadsMax, 0>, items, kPatchThreadsMax, bytes, stream, b, d1, prefix);
-    else  // wide_cells_fit_the_narrow_form: the host never plans such a batch
+    else  // patch_shared_bytes is 0 for such windows: the host never plans such a batch
       throw ResourceError("BPMax patch-up: 32-bit tables of target window " + std::to_string(b.max_l2) +
                           " do not fit a block's shared memory");
   });

@@ -59,9 +59,9 @@ double cost_per_unit(StageKind stage) {
 //   bpmax    cpu-core  5.5e9 updates/s: the fast CPU path, 23 x 20,000 with W2 = 128 on 16 threads
 //                      (88 GOPS, a638ef9, on 16 cores of the two-H100 machine's Xeon; 4.2e9 before
 //                      3eaea84 on the single-H100 machine's cores).
-//   bpmax    gpu       9.3e12 updates/s end to end with `traceback: top` (tracebacks beside the GPU):
-//                      `screen bench bpmax --targets` over the flagship set's first 4,000 records at
-//                      34cd9aa (9.29e12; the kernels of 045ce67 time the same). With the Nussinov rate
+//   bpmax    gpu       9.3e12 updates/s end to end: `screen bench bpmax --targets` over the flagship set's
+//                      first 4,000 records at 34cd9aa (9.29e12, scores and sites; the kernels of 045ce67
+//                      time the same). `traceback: top` adds no GPU time: the tracebacks run beside it. With the Nussinov rate
 //                      above, the whole flagship job estimates 956 s; it ran in 865.6 s at 045ce67
 //                      (README), so the estimate stays on the safe side. (8e12 from Session 15 to 19,
 //                      the whole set at a7490fb; 5.2e12 before: the Session 8 kernels.)

@@ -275,15 +275,17 @@ TEST(BpmaxGpu, WidePatchUpBlockEdgesEqualTheCpu) {
   }
 }
 
-// A memory cap that holds only the smaller tables: those are cut into several GPU batches, the larger
-// pairs go to the CPU, and the results do not change.
 // GPUs with less shared memory a block than an H100 (227 KB), emulated by GpuOptions::max_shared_bytes:
-// an A100's 163 KB does not hold the wide patch-up's tables (194 KB at W2 = 128), so 16-bit windows up to
-// 128 take the 64-column form with one row length, which an H100 never runs otherwise; 99 KB (an L40 or
-// an RTX 4090) holds no double reduction at W2 = 128, so those pairs go to the CPU. Block edges of the
-// 64-column form (targets ending around multiples of 64), 16- and 32-bit cells; the same results as the CPU.
+// an A100's 163 KB does not hold the wide patch-up's tables (200 KB at W2 = 128), so 16-bit windows from
+// 66 to 128 take the 64-column form with one row length, which an H100 never runs otherwise; 99 KB (an
+// L40 or an RTX 4090) holds no double reduction at W2 = 128, so those pairs go to the CPU. Block edges of
+// the 64-column form (targets ending around multiples of 64), 16- and 32-bit cells; the same results as
+// the CPU. (The host also checks the query window against the kernels' shared memory, so at 99 KB 32-bit
+// pairs may go to the CPU for their query alone: only 16-bit placements are asserted there.)
 TEST(BpmaxGpu, SmallerSharedMemoryTakesTheNarrowFormsAndEqualsTheCpu) {
   SCREEN_REQUIRE_GPU();
+  if (screen::kernels::bpmax::max_shared_bytes(0) < 163u * 1024)
+    GTEST_SKIP() << "this GPU has less than 163 KB of shared memory a block, so it cannot emulate an A100's";
   std::mt19937 rng(28112026);
   std::vector<Case> cases;
   for (int m : {63, 64, 65, 127, 128, 129, 250, 700})
@@ -304,12 +306,14 @@ TEST(BpmaxGpu, SmallerSharedMemoryTakesTheNarrowFormsAndEqualsTheCpu) {
         if (kb == 99 && w2 == 128) {
           EXPECT_LT(stats.gpu_pairs, pairs.size()) << what;
         }
-        if (w2 == 5) {
+        if (w2 == 5 && w.cg == 3) {
           EXPECT_EQ(stats.gpu_pairs, pairs.size()) << what;
         }
       }
 }
 
+// A memory cap that holds only the smaller tables: those are cut into several GPU batches, the larger
+// pairs go to the CPU, and the results do not change.
 TEST(BpmaxGpu, PairsOverTheMemoryBudgetGoToTheCpu) {
   SCREEN_REQUIRE_GPU();
   std::mt19937 rng(11);
