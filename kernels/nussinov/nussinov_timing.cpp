@@ -18,6 +18,7 @@
 #include <fstream>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -418,21 +419,27 @@ int main(int argc, char** argv) {
   for (int a = 1; a < argc; ++a) {
     const std::string k = argv[a];
     const std::string v = a + 1 < argc ? argv[a + 1] : "";
-    if (k == "--sizes") sizes = parse_list(v), ++a;
-    else if (k == "--ops") ops_n = std::stoi(v), ++a;
-    else if (k == "--widths") widths_n = std::stoi(v), ++a;
-    else if (k == "--priority") priority_sizes = parse_list(v), ++a;
-    else if (k == "--occupancy") occupancy_sizes = parse_list(v), ++a;
-    else if (k == "--fused") fused_sizes = parse_list(v), ++a;
-    else if (k == "--cap-products") cap_sizes = parse_list(v), ++a;
-    else if (k == "--waves") waves_n = std::stoi(v), ++a;
-    else if (k == "--transcripts") transcripts = std::stoi(v), ++a;
-    else if (k == "--hairpins") hairpins = v, ++a;
-    else if (k == "--genome") genome = v, ++a;
-    else if (k == "--cpu-check-max") cpu_check_max = std::stoi(v), ++a;
-    else if (k == "--reps") reps = std::stoi(v), ++a;
-    else {
-      std::fprintf(stderr, "unknown argument %s\n", k.c_str());
+    try {
+      if (k == "--sizes") sizes = parse_list(v), ++a;
+      else if (k == "--ops") ops_n = std::stoi(v), ++a;
+      else if (k == "--widths") widths_n = std::stoi(v), ++a;
+      else if (k == "--priority") priority_sizes = parse_list(v), ++a;
+      else if (k == "--occupancy") occupancy_sizes = parse_list(v), ++a;
+      else if (k == "--fused") fused_sizes = parse_list(v), ++a;
+      else if (k == "--cap-products") cap_sizes = parse_list(v), ++a;
+      else if (k == "--waves") waves_n = std::stoi(v), ++a;
+      else if (k == "--transcripts") transcripts = std::stoi(v), ++a;
+      else if (k == "--hairpins") hairpins = v, ++a;
+      else if (k == "--genome") genome = v, ++a;
+      else if (k == "--cpu-check-max") cpu_check_max = std::stoi(v), ++a;
+      else if (k == "--reps") reps = std::stoi(v), ++a;
+      else {
+        std::fprintf(stderr, "unknown argument %s\n", k.c_str());
+        return 2;
+      }
+    } catch (const std::logic_error&) {  // std::stoi: not a number, or out of range
+      std::fprintf(stderr, "nussinov_gpu_timing: %s needs a number (or a comma-separated list), not '%s'\n", k.c_str(),
+                   v.c_str());
       return 2;
     }
   }
