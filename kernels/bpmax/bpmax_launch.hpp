@@ -35,9 +35,10 @@ constexpr int kMax16 = 16383;           // largest score the 16-bit tables hold
 constexpr std::int16_t kNeg16 = -16384;  // "minus infinity" of the 16-bit tables
 constexpr std::int32_t kNeg32 = -(1 << 29);
 
-// Shared memory needed by the kernels for target window l2 and cell size `cell_bytes`; a pair whose
-// window needs more than max_shared_bytes() is not for the GPU (the host routes it to the CPU).
-std::size_t shared_bytes_needed(int l2, int cell_bytes);
+// Shared memory needed by the kernels for a pair with query window l1, target window l2 and cell size
+// `cell_bytes` (the double reduction and the patch-up size by l2 only, the single tables by the larger
+// window); a pair that needs more than max_shared_bytes() is not for the GPU (the host routes it to the CPU).
+std::size_t shared_bytes_needed(int l1, int l2, int cell_bytes);
 std::size_t max_shared_bytes(int device);
 
 // Cells of one F slab row for target window l2 (a multiple of 8, at least l2 + 7).

@@ -561,9 +561,9 @@ std::size_t single_bytes(int l, int cell) {
 
 }  // namespace
 
-std::size_t shared_bytes_needed(int l2, int cell_bytes) {
+std::size_t shared_bytes_needed(int l1, int l2, int cell_bytes) {
   std::size_t m = double_reduction_bytes(l2, cell_bytes);
-  const std::size_t pb = detail::patch_shared_bytes(l2, cell_bytes), sbytes = single_bytes(l2, cell_bytes);
+  const std::size_t pb = detail::patch_shared_bytes(l2, cell_bytes), sbytes = single_bytes(l1 > l2 ? l1 : l2, cell_bytes);
   if (pb == 0) return static_cast<std::size_t>(-1);  // too many tiles for one block
   if (pb + detail::patch_static_bytes() > m) m = pb + detail::patch_static_bytes();
   if (sbytes > m) m = sbytes;

@@ -312,6 +312,24 @@ TEST(BpmaxGpu, SmallerSharedMemoryTakesTheNarrowFormsAndEqualsTheCpu) {
       }
 }
 
+// The query window sizes only the single tables' shared memory, not the double reduction's or the
+// patch-up's: at 99 KB a block, 32-bit pairs with queries of 18 to 40 nt and W2 = 5 run on the GPU (they
+// went to the CPU while the query window was checked against every kernel's needs: 101,426 bytes at 18 nt).
+TEST(BpmaxGpu, TheQueryWindowSizesOnlyTheSingleTables) {
+  SCREEN_REQUIRE_GPU();
+  if (screen::kernels::bpmax::max_shared_bytes(0) < 99u * 1024)
+    GTEST_SKIP() << "this GPU has less than 99 KB of shared memory a block";
+  std::mt19937 rng(27112026);
+  std::vector<Case> cases;
+  for (int n : {18, 23, 40})
+    for (int m : {30, 300}) cases.push_back({test::codes(test::random_letters(rng, n)), test::codes(test::random_letters(rng, m))});
+  const auto pairs = inputs(cases);
+  GpuOptions options;
+  options.max_shared_bytes = 99u * 1024;
+  const GpuStats stats = expect_gpu_equals_cpu(pairs, {3000, 2000, 1000, 1}, 5, options, "99 KB, 32-bit cells, W2 5");
+  EXPECT_EQ(stats.gpu_pairs, pairs.size());
+}
+
 // A memory cap that holds only the smaller tables: those are cut into several GPU batches, the larger
 // pairs go to the CPU, and the results do not change.
 TEST(BpmaxGpu, PairsOverTheMemoryBudgetGoToTheCpu) {

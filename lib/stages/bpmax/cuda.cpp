@@ -328,8 +328,7 @@ GpuScores score_pairs_gpu(const std::vector<PairInput>& pairs, const Params& p, 
     const bool w = !fits_16bit(b, p);
     const std::size_t cell = w ? 4 : 2;
     const std::size_t bytes = gpu_table_bytes(b.n, b.m, p);
-    if (bytes > budget || kb::shared_bytes_needed(b.l2, static_cast<int>(cell)) > max_shared ||
-        kb::shared_bytes_needed(b.l1, static_cast<int>(cell)) > max_shared) {
+    if (bytes > budget || kb::shared_bytes_needed(b.l1, b.l2, static_cast<int>(cell)) > max_shared) {
       cpu.push_back(k);
       continue;
     }
