@@ -7,7 +7,6 @@
 // (packed_layout.hpp, "relative cells") while the pair weights allow; else int32 (or when forced).
 #include <cstddef>
 #include <cstdint>
-#include <memory>
 #include <vector>
 
 #include "common/default_init_allocator.hpp"
@@ -59,8 +58,8 @@ struct GroupOutput {
   double tables_seconds = 0;  // host wall time waiting for the tables' copies after the kernels, for the logs
   std::vector<long long> scores;
   // keep_tables: sequence k's tile-packed table is at table16[k] (16-bit cells) or table32[k]. They
-  // point into tables16/32, or into page-locked host memory held by host_tables (the tiled path,
-  // host_table_pool.hpp), and stay valid for as long as this object (or a copy of host_tables) lives.
+  // point into tables16/32, or into registered host memory the calling thread keeps for its next
+  // groups (the tiled path, when the group's tables fit it): valid until the thread's next group.
   // relative: 16-bit cells are offsets from their tile's base, tile_base[k][tile_index(I, J, nt)]
   // (packed_layout.hpp); the value of a cell is base + offset.
   bool relative = false;
@@ -70,8 +69,11 @@ struct GroupOutput {
   std::vector<const std::int32_t*> table32;
   std::vector<screen::UninitVector<std::int16_t>> tables16;
   std::vector<screen::UninitVector<std::int32_t>> tables32;
-  std::shared_ptr<void> host_tables;
 };
+
+// Frees the calling thread's host tables of a group larger than the memory it keeps for the next
+// groups (GroupOutput's views into them die), once their tracebacks are done.
+void release_large_host_tables();
 
 // Device bytes the tiled engine needs for these lengths (tables, scratch, sequences).
 std::size_t tiled_bytes(const std::vector<int>& lengths, int cell_bytes, int device);

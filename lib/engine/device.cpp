@@ -64,13 +64,10 @@ class StageDevice final : public Device {
   }
 
   // BPMax on the GPU: the scores now, the host tracebacks as the task (on every core: the worker's
-  // own threads drive the GPU's next batch meanwhile). Nussinov with structures on the GPU: the
-  // scores now, the structures traced beside the GPU's next batches, the rows written by the task.
+  // own threads drive the GPU's next batch meanwhile).
   HostTask start(const StageBatch& batch, const Inputs& in, const plan::StageParams& params,
                  store::StageRows& out) override {
     simulate_failure();
-    if (batch.stage == plan::StageKind::nussinov && gpu_ >= 0 && params.nussinov_traceback && batch.count > 0)
-      return start_folds(batch, in, params);
     if (batch.stage != plan::StageKind::bpmax || !bpmax_on_gpu_ || batch.count == 0) {
       run(batch, in, params, out);
       return nullptr;
@@ -107,66 +104,29 @@ class StageDevice final : public Device {
   }
 
  private:
-  struct FoldInputs {
+  void fold(const StageBatch& batch, const Inputs& in, const plan::StageParams& params, bool on_gpu,
+            store::StageRows& out) {
     std::vector<const std::uint8_t*> seqs;
     std::vector<int> lengths;
-  };
-  static FoldInputs fold_inputs(const StageBatch& batch, const Inputs& in) {
-    FoldInputs f;
     for (std::size_t k = 0; k < batch.count; ++k) {
       const plan::WorkUnit& u = batch.units[k];
       if (u.side != batch.units[0].side) throw Error(ExitCode::internal, "a Nussinov batch mixes sides");
       const seq::SequenceSet& set = u.side == 0 ? in.queries : in.targets;
-      f.seqs.push_back(set.codes(u.a));
-      f.lengths.push_back(static_cast<int>(set.length(u.a)));
+      seqs.push_back(set.codes(u.a));
+      lengths.push_back(static_cast<int>(set.length(u.a)));
     }
-    return f;
-  }
-  std::vector<nussinov::FoldResult> fold_on_cpu(const FoldInputs& f, const plan::StageParams& params) const {
-    return nussinov::fold_batch(f.seqs, f.lengths, params.nussinov, params.nussinov_traceback,
-                                nussinov::Method::automatic, threads_);
-  }
-  static void append_fold_rows(const StageBatch& batch, const std::vector<nussinov::FoldResult>& results,
-                               store::StageRows& out) {
-    if (results.size() != batch.count) throw Error(ExitCode::internal, "a Nussinov fold returned a wrong number of results");
+    std::vector<nussinov::FoldResult> results;
+    if (!on_gpu) {
+      results = nussinov::fold_batch(seqs, lengths, params.nussinov, params.nussinov_traceback,
+                                     nussinov::Method::automatic, threads_);
+    } else {
+      // fold_batch(Method::gpu) on GPU gpu_ (it takes no device index).
+      results = nussinov::fold_gpu_batch(seqs, lengths, params.nussinov, params.nussinov_traceback, gpu_);
+      if (results.size() != seqs.size())
+        throw Error(ExitCode::internal, "fold_gpu_batch returned a wrong number of results");
+    }
     auto& rows = batch.units[0].side == 0 ? out.nussinov_queries : out.nussinov_targets;
     for (std::size_t k = 0; k < batch.count; ++k) rows.push_back(store::nussinov_row(batch.units[k].a, results[k]));
-  }
-
-  void fold(const StageBatch& batch, const Inputs& in, const plan::StageParams& params, bool on_gpu,
-            store::StageRows& out) {
-    const FoldInputs f = fold_inputs(batch, in);
-    // fold_batch(Method::gpu) on GPU gpu_ (it takes no device index).
-    append_fold_rows(batch,
-                     on_gpu ? nussinov::fold_gpu_batch(f.seqs, f.lengths, params.nussinov, params.nussinov_traceback, gpu_)
-                            : fold_on_cpu(f, params),
-                     out);
-  }
-
-  // A Nussinov batch on the GPU whose structures are traced beside the GPU's next batches: the units over
-  // the GPU's memory budget fold on the worker's CPU threads now, the others' scores come from the GPU now
-  // and their structures once traced; the task writes the rows in unit order. (The plan's units outlive
-  // the run's tasks, and so do the sequences.)
-  HostTask start_folds(const StageBatch& batch, const Inputs& in, const plan::StageParams& params) {
-    bpmax_buffers_.release();  // the Nussinov GPU path plans with the GPU's free memory
-    struct Part {
-      StageBatch units;
-      std::shared_ptr<nussinov::PendingFolds> gpu;
-      std::vector<nussinov::FoldResult> cpu;
-    };
-    auto parts = std::make_shared<std::vector<Part>>();
-    for (const BatchPart& bp : split_by_gpu_memory(batch, gpu_budget_)) {
-      Part part{{batch.stage, batch.units + bp.begin, bp.end - bp.begin}, nullptr, {}};
-      const FoldInputs f = fold_inputs(part.units, in);
-      if (bp.on_gpu)
-        part.gpu = nussinov::fold_gpu_batch_later(f.seqs, f.lengths, params.nussinov, params.nussinov_traceback, gpu_);
-      else
-        part.cpu = fold_on_cpu(f, params);
-      parts->push_back(std::move(part));
-    }
-    return [parts](store::StageRows& out) {
-      for (Part& part : *parts) append_fold_rows(part.units, part.gpu ? part.gpu->wait() : part.cpu, out);
-    };
   }
 
   // A batch holds units of one strand (batching keeps sides apart): side 1 scans the targets'

@@ -4,14 +4,10 @@
 
 #include <cuda_runtime.h>
 #include <fmt/format.h>
-#include <omp.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <chrono>
-#include <functional>
-#include <future>
-#include <memory>
 #include <type_traits>
 
 #include "common/error.hpp"
@@ -27,8 +23,7 @@ namespace packed = screen::nussinov::packed;
 
 namespace {
 
-// Host memory allowed for the tables of one group copied back for tracebacks (two groups' at most are
-// alive: one traced while the next folds).
+// Host memory allowed for the tables of one group copied back for tracebacks.
 constexpr std::size_t kHostTableBudget = std::size_t{8} << 30;
 
 void require_device(int device) {
@@ -71,14 +66,12 @@ std::string trace_packed(const std::uint8_t* s, int n, const Params& p, const Ce
 }
 
 // Tracebacks of one group (in parallel over its sequences); frees each table once used. gs/gl are
-// the group's sequences, idx[k] the position of group member k in `out`. They leave one core to the GPU
-// worker, which launches the next group's kernels meanwhile.
+// the group's sequences, idx[k] the position of group member k in `out`.
 void trace_group(const std::vector<const std::uint8_t*>& gs, const std::vector<int>& gl, const Params& p,
                  knl::GroupOutput& g, std::vector<FoldResult>& out, const std::vector<int>& idx) {
   const int count = static_cast<int>(idx.size());
-  const int threads = std::max(1, omp_get_num_procs() - 1);
   std::vector<std::string> errors(idx.size());
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads)
+#pragma omp parallel for schedule(dynamic, 1)
   for (int k = 0; k < count; ++k) {
     const auto ku = static_cast<std::size_t>(k);
     auto& r = out[static_cast<std::size_t>(idx[ku])];
@@ -98,70 +91,35 @@ void trace_group(const std::vector<const std::uint8_t*>& gs, const std::vector<i
     if (!e.empty()) throw Error(ExitCode::internal, "Nussinov GPU traceback: " + e);
 }
 
-// The tracebacks of a GPU worker's groups, one group at a time on a thread of their own (all cores, OpenMP
-// inside), so that group g's structures are traced while group g + 1 folds on the GPU, across batches too.
-// Before group g + 1's tracebacks start, the worker waits for group g's: so at most two groups' host tables
-// are alive (the tiled path's come from host_table_pool.hpp, which keeps two mappings), and the wait is the
-// time the GPU is idle for tracebacks, which the work profile counts as traceback time. A traceback's error
-// is its batch's (PendingFolds::wait), not the next group's.
-class TracebackPipeline {
- public:
-  TracebackPipeline() = default;
-  TracebackPipeline(const TracebackPipeline&) = delete;
-  TracebackPipeline& operator=(const TracebackPipeline&) = delete;
-  ~TracebackPipeline() {
-    if (last_.valid()) last_.wait();
-  }
-  std::shared_future<void> start(std::function<void()> trace) {
-    if (last_.valid() && last_.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
-      const work_profile::TracebackTimer traceback_time;
-      last_.wait();
-    }
-    last_ = std::async(std::launch::async, std::move(trace)).share();
-    return last_;
-  }
-
- private:
-  std::shared_future<void> last_;
-};
-
-TracebackPipeline& thread_pipeline() {
-  thread_local TracebackPipeline pipeline;
-  return pipeline;
-}
-
-// Folds one group (indices into seqs) through the tiled engine or the shared-memory kernel: the scores
-// into the batch's results now, the structures by the thread's pipeline (the task owns the group's tables
-// until they are traced), whose future the batch keeps.
+// Runs one group (indices into seqs) through the tiled engine or the shared-memory kernel.
 void run_group(bool small, const std::vector<const std::uint8_t*>& seqs, const std::vector<int>& lengths,
                const std::vector<int>& idx, const Params& p, int cell_bytes, bool with_traceback,
-               PendingFolds& batch, int device) {
-  const std::shared_ptr<std::vector<FoldResult>> out = batch.results();
+               std::vector<FoldResult>& out, int device) {
   std::vector<const std::uint8_t*> gs;
   std::vector<int> gl;
   for (int k : idx) {
     gs.push_back(seqs[static_cast<std::size_t>(k)]);
     gl.push_back(lengths[static_cast<std::size_t>(k)]);
   }
-  auto g = std::make_shared<knl::GroupOutput>();
+  knl::GroupOutput g;
   const auto t0 = std::chrono::steady_clock::now();
   {
     const work_profile::GpuSectionTimer gpu_time;  // synchronous: the kernels and the copies back
-    if (small) knl::smem_fold(gs, gl, p, cell_bytes, with_traceback, *g, device);
-    else knl::tiled_fold(gs, gl, p, cell_bytes, with_traceback, *g, device);
+    if (small) knl::smem_fold(gs, gl, p, cell_bytes, with_traceback, g, device);
+    else knl::tiled_fold(gs, gl, p, cell_bytes, with_traceback, g, device);
   }
-  for (std::size_t k = 0; k < idx.size(); ++k) (*out)[static_cast<std::size_t>(idx[k])].score = g->scores[k];
+  const auto t1 = std::chrono::steady_clock::now();
+  for (std::size_t k = 0; k < idx.size(); ++k) out[static_cast<std::size_t>(idx[k])].score = g.scores[k];
+  if (with_traceback) {
+    const work_profile::TracebackTimer traceback_time;
+    trace_group(gs, gl, p, g, out, idx);
+    if (!small) knl::release_large_host_tables();
+  }
   spdlog::debug("nussinov gpu group: {} sequences, longest {} nt, {} path: {:.3f} s on the GPU (of which {:.3f} s "
-                "copying tables back)",
+                "copying tables back), traceback {:.3f} s",
                 gs.size(), gl.empty() ? 0 : *std::max_element(gl.begin(), gl.end()), small ? "shared-memory" : "tiled",
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), g->tables_seconds);
-  if (!with_traceback) return;
-  batch.add(thread_pipeline().start([gs = std::move(gs), gl = std::move(gl), idx, p, g, out] {
-    const auto t1 = std::chrono::steady_clock::now();
-    trace_group(gs, gl, p, *g, *out, idx);
-    spdlog::debug("nussinov gpu group: {} structures traced in {:.3f} s beside the GPU", gs.size(),
-                  std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count());
-  }));
+                std::chrono::duration<double>(t1 - t0).count(), g.tables_seconds,
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count());
 }
 
 }  // namespace
@@ -181,34 +139,19 @@ FoldResult fold_gpu_long(const std::uint8_t* s, int n, const Params& p, bool wit
         "Nussinov on the GPU: a sequence of {} nt needs {:.2f} GiB of GPU memory ({}-bit cells{}), but GPU {} has "
         "{:.2f} GiB free to use; fold it on the CPU or on a larger GPU",
         n, gib(need), cb * 8, knl::relative_cells(n, cb, p) ? " with per-tile bases" : "", device, gib(budget)));
-  PendingFolds batch(1);
-  run_group(false, {s}, lengths, {0}, p, cb, with_traceback, batch, device);
-  return batch.wait()[0];
-}
-
-PendingFolds::~PendingFolds() {
-  for (const auto& t : tracebacks_) t.wait();
-}
-
-std::vector<FoldResult>& PendingFolds::wait() {
-  for (const auto& t : tracebacks_) t.get();
-  return *results_;
+  std::vector<FoldResult> out(1);
+  run_group(false, {s}, lengths, {0}, p, cb, with_traceback, out, device);
+  return out[0];
 }
 
 std::vector<FoldResult> fold_gpu_batch(const std::vector<const std::uint8_t*>& seqs, const std::vector<int>& lengths,
                                        const Params& p, bool with_traceback, int device) {
-  return std::move(fold_gpu_batch_later(seqs, lengths, p, with_traceback, device)->wait());
-}
-
-std::shared_ptr<PendingFolds> fold_gpu_batch_later(const std::vector<const std::uint8_t*>& seqs,
-                                                   const std::vector<int>& lengths, const Params& p,
-                                                   bool with_traceback, int device) {
   if (seqs.size() != lengths.size()) throw UsageError("fold_gpu_batch: seqs and lengths differ in size");
-  auto batch = std::make_shared<PendingFolds>(seqs.size());  // on an error, waits for the tracebacks begun
+  std::vector<FoldResult> out(seqs.size());
   std::vector<int> order;
   for (std::size_t k = 0; k < seqs.size(); ++k)
     if (lengths[k] > 0) order.push_back(static_cast<int>(k));
-  if (order.empty()) return batch;
+  if (order.empty()) return out;
   require_device(device);
   std::stable_sort(order.begin(), order.end(), [&](int x, int y) {
     return lengths[static_cast<std::size_t>(x)] > lengths[static_cast<std::size_t>(y)];
@@ -228,7 +171,7 @@ std::shared_ptr<PendingFolds> fold_gpu_batch_later(const std::vector<const std::
     std::vector<int> gl;
     std::size_t host = 0;
     auto flush = [&] {
-      if (!group.empty()) run_group(true, seqs, lengths, group, p, cb, with_traceback, *batch, device);
+      if (!group.empty()) run_group(true, seqs, lengths, group, p, cb, with_traceback, out, device);
       group.clear();
       gl.clear();
       host = 0;
@@ -282,10 +225,10 @@ std::shared_ptr<PendingFolds> fold_gpu_batch_later(const std::vector<const std::
       ++end;
     }
     std::vector<int> group(large.begin() + static_cast<std::ptrdiff_t>(pos), large.begin() + static_cast<std::ptrdiff_t>(end));
-    run_group(false, seqs, lengths, group, p, cb, with_traceback, *batch, device);
+    run_group(false, seqs, lengths, group, p, cb, with_traceback, out, device);
     pos = end;
   }
-  return batch;
+  return out;
 }
 
 }  // namespace screen::nussinov

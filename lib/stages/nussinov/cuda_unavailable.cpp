@@ -16,12 +16,4 @@ std::vector<FoldResult> fold_gpu_batch(const std::vector<const std::uint8_t*>&, 
   throw ResourceError("Nussinov on the GPU: this screen was built without CUDA");
 }
 
-PendingFolds::~PendingFolds() = default;
-std::vector<FoldResult>& PendingFolds::wait() { return *results_; }
-
-std::shared_ptr<PendingFolds> fold_gpu_batch_later(const std::vector<const std::uint8_t*>&, const std::vector<int>&,
-                                                   const Params&, bool, int) {
-  throw ResourceError("Nussinov on the GPU: this screen was built without CUDA");
-}
-
 }  // namespace screen::nussinov
