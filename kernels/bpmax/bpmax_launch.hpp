@@ -72,11 +72,16 @@ struct BatchView {
   bool wide = false;                  // int32 cells
   PairTable table{};                  // pair weights (units of 1/scale)
   int patch_width = 0;                // columns of a patch-up block: patch_tile_width(max_l2, wide, ...)
+  bool term1_landing = true;          // the double reduction's form: term1_landing(max_l2, wide, ...)
 };
 
 // Per-d1 work lists: for each pair, the prefix count of (slab, tile) work items of the two kernels.
 // Built on the host by the caller (tiles_per_pair) and passed as device arrays of npairs + 1 values.
 int term1_tile_width();
+// Whether the double reduction's blocks have room for A's landing buffer (17 KB at W2 = 128) on a device
+// with max_shared bytes of shared memory per block: then A's next rows land during the products, else the
+// block reads them from global memory (GPUs with 99 KB a block).
+bool term1_landing(int max_l2, bool wide, std::size_t max_shared);
 // Columns of a patch-up block for a batch (its largest target window, its cell width) on a device with
 // max_shared bytes of shared memory per block: the patch-up's work items, and BatchView::patch_width.
 int patch_tile_width(int max_l2, bool wide, std::size_t max_shared);

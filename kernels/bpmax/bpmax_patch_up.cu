@@ -61,6 +61,11 @@ constexpr int kPatchThreads = 352;  // finishers and owners (patch_threads) for 
 // (192) against 23.6 s (128). With finishers and owners (bbc1d2f): 0.0120 -> 0.0105 s.
 constexpr int kWidePatchT = 192;
 constexpr int kWidePatchThreads = 640;
+// The 32-column form, for GPUs with 99 KB a block, where even the 64-column form's tables (121 KB at
+// W2 = 128) do not fit: the row length of each pair's window and no splat buffer (92 KB at W2 = 128 in
+// 16-bit cells), for windows whose finishers and owners fit kPatchThreads. It also takes 32-bit windows
+// of 129 nt on an H100 (184 KB), which have no 64-column form that fits.
+constexpr int kPatchT32 = 32;
 constexpr int kPatchThreadsMax = 640;  // every window patch_fits (16-bit: L2 <= 200 at 64 columns)
 // Windows a block takes: at most this many tiles (and window codes, below), as when one thread owned each.
 constexpr int kMaxPatchTiles = 544;
@@ -487,6 +492,24 @@ constexpr std::size_t bytes_for(int l2, int max_l2, int pt, int cell_bytes) {
 // A block's threads for target window l2: the finishers and one owner per tile past the second diagonal.
 int patch_threads(int l2, int pt = kPatchT) { return PatchGeometry(l2, 0, pt).threads(); }
 
+// Shared memory of the 64-column forms; 0 for windows they do not take. 32-bit windows that need more than
+// kPatchThreads threads have no 64-column form (their tables exceed every GPU's shared memory so far:
+// wide_cells_fit_the_narrow_form); the 32-column form below may take them.
+constexpr std::size_t form64_bytes(int l2, int cell_bytes) {
+  const PatchGeometry g(l2);
+  if (!window_fits(g) || (cell_bytes == 4 && g.threads() > kPatchThreads)) return 0;
+  return bytes_for(l2, l2, kPatchT, cell_bytes);
+}
+
+// Shared memory of the 32-column form (its own row length for each window, no splat buffer); 0 for windows
+// it does not take.
+constexpr std::size_t form32_bytes(int l2, int cell_bytes) {
+  const PatchGeometry g(l2, 0, kPatchT32);
+  if (!window_fits(g) || g.threads() > kPatchThreads) return 0;
+  const std::size_t cells = 2 * static_cast<std::size_t>(g.cells) + static_cast<std::size_t>(g.ni) * (kClosureCells + seq::kAlphabetSize * 8);
+  return cells * static_cast<std::size_t>(cell_bytes);
+}
+
 // Every window a block takes has its finishers and owners in the launch form that launch_patch_up picks
 // for it: the wide form (192 columns) for windows up to kFixedRowL2, the 64-column form of kPatchThreads
 // for windows up to kFixedRowL2 + 1, and kPatchThreadsMax for the rest.
@@ -526,19 +549,20 @@ static_assert(wide_cells_fit_the_narrow_form(), "a 32-bit patch-up window needs 
 namespace detail {
 std::size_t patch_static_bytes() { return kPatchStaticBytes; }
 std::size_t patch_shared_bytes(int l2, int cell_bytes) {
-  const PatchGeometry g(l2);
-  if (!window_fits(g)) return 0;
-  // 32-bit windows that need more than kPatchThreads threads have no launch form (their tables exceed
-  // every GPU's shared memory so far: wide_cells_fit_the_narrow_form); the host sends them to the CPU
-  // even on a GPU with more.
-  if (cell_bytes == 4 && g.threads() > kPatchThreads) return 0;
-  return bytes_for(l2, l2, kPatchT, cell_bytes);
+  // The smallest form that takes the window: the 64-column one or the 32-column one.
+  const std::size_t b64 = form64_bytes(l2, cell_bytes), b32 = form32_bytes(l2, cell_bytes);
+  return b32 > 0 && (b64 == 0 || b32 < b64) ? b32 : b64;
 }
 }  // namespace detail
 
 int patch_tile_width(int max_l2, bool wide, std::size_t max_shared) {
-  const bool fits = bytes_for(max_l2, max_l2, kWidePatchT, 2) + detail::patch_static_bytes() <= max_shared;
-  return !wide && max_l2 <= kFixedRowL2 && fits ? kWidePatchT : kPatchT;
+  const std::size_t room = max_shared > detail::patch_static_bytes() ? max_shared - detail::patch_static_bytes() : 0;
+  const int cell = wide ? 4 : 2;
+  if (!wide && max_l2 <= kFixedRowL2 && bytes_for(max_l2, max_l2, kWidePatchT, 2) <= room) return kWidePatchT;
+  // The 64-column form where it takes the window and fits (or where nothing does: the host routes no such
+  // batch here), else the 32-column one.
+  const std::size_t b64 = form64_bytes(max_l2, cell), b32 = form32_bytes(max_l2, cell);
+  return (b64 == 0 || b64 > room) && b32 > 0 && b32 <= room ? kPatchT32 : kPatchT;
 }
 
 void launch_patch_up(const BatchView& b, int d1, const std::int64_t* prefix, std::int64_t items, void* stream) {
@@ -553,6 +577,11 @@ void launch_patch_up(const BatchView& b, int d1, const std::int64_t* prefix, std
                stream, b, d1, prefix);
         return;
       }
+    }
+    if (b.patch_width == kPatchT32) {
+      launch(patch_up_kernel<Cell, kPatchThreads, 0, kPatchT32>, items, kPatchThreads, form32_bytes(b.max_l2, sizeof(Cell)),
+             stream, b, d1, prefix);
+      return;
     }
     // The 64-column forms run one block an SM too: their tables (121 KB at W2 = 128, 114 KB at 129) do not
     // fit twice, and a two-block register bound (80) only made ptxas spill. (Only much smaller windows, on a

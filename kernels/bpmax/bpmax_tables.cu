@@ -180,7 +180,10 @@ __device__ __forceinline__ AWords<Word> load_a_words(const Word* p) {
   return a;
 }
 
-template <class Cell, bool kBalanced>
+// kLanding: A's next rows land in shared memory by cp.async during the products (the form of every GPU with
+// room for it); without it (GPUs with 99 KB a block) the transposition and the write-back read them from
+// global memory, and the block needs the landing buffer's 17 KB less (double_reduction_bytes).
+template <class Cell, bool kBalanced, bool kLanding = true>
 __global__ void __launch_bounds__(kThreads1, 2) double_reduction_kernel(BatchView b, int d1, const std::int64_t* prefix) {
   using C = Cells<Cell>;
   using Eight = typename C::Eight;
@@ -258,7 +261,9 @@ __global__ void __launch_bounds__(kThreads1, 2) double_reduction_kernel(BatchVie
       for (int q = lane16 + 16; q < nq; q += 16) column(q);
     }
   };
-  auto copy_a = [&](int k1) { copy_rows(slab_ptr(f, pd, i1, k1 - i1)); };
+  auto copy_a = [&](int k1) {
+    if constexpr (kLanding) copy_rows(slab_ptr(f, pd, i1, k1 - i1));
+  };
   const Cell* const inner = (d1 > kMinLoop) ? slab_ptr(f, pd, i1 + 1, d1 - 2) : nullptr;
   if (i1 < j1) copy_a(i1);  // (d1 = 0 has no k1: its slab (i1, 0) is being written by this launch)
   for (int k1 = i1; k1 < j1; ++k1) {
@@ -304,10 +309,12 @@ __global__ void __launch_bounds__(kThreads1, 2) double_reduction_kernel(BatchVie
       const int c = static_cast<int>(((lane >> 2) << 3) | (lane & 3u) | ((slot & 1u) << 2)), r = c & (kMt - 1);
       int q = static_cast<int>(slot >> 1);
       if (i0 + c < m) {
-        const Cell* from = raw + 8 * (q * kT + c);
+        // Chunk q of row c: in the landing buffer, or in the slab's row.
+        const Cell* from = kLanding ? raw + 8 * (q * kT + c) : slab_row(slab_ptr(f, pd, i1, k1 - i1), pd, i0 + c) + 8 * q;
+        constexpr int kFromStep = kLanding ? 16 * kT : 16;
         Word* to = aw + a_word_at(l2, c / kMt, 8 * q + 1, r);
-        for (int d0 = chunk_d(i0 + c, q); q < nq; q += 2, d0 += 16, from += 16 * kT, to += 16 * kMt) {
-          const Row8<Cell> piece = load_row8_shared(from);
+        for (int d0 = chunk_d(i0 + c, q); q < nq; q += 2, d0 += 16, from += kFromStep, to += 16 * kMt) {
+          const Row8<Cell> piece = kLanding ? load_row8_shared(from) : load_row8(from);
           if (d0 >= 0 && d0 + 7 < l2) {
 #pragma unroll
             for (int k = 0; k < 8; ++k) to[k * kMt] = staged_word(piece, k);
@@ -331,7 +338,7 @@ __global__ void __launch_bounds__(kThreads1, 2) double_reduction_kernel(BatchVie
     // The next k1's A lands while this one's products run; after the last k1, the inner slab's rows.
     if (k1 + 1 < j1)
       copy_a(k1 + 1);
-    else if (inner)
+    else if (kLanding && inner)
       copy_rows(inner);
 #pragma unroll
     for (int j = 0; j < kSegments; ++j) {
@@ -426,7 +433,8 @@ __global__ void __launch_bounds__(kThreads1, 2) double_reduction_kernel(BatchVie
     const int c = e % kT, q = e / kT, i2 = i0 + c;
     if (i2 >= m) continue;
     Row8<Cell> own;
-    if (inner) own = load_row8_shared(raw + 8 * e);  // chunk q of row c, as copy_rows lands it
+    if (inner)  // chunk q of row c, as copy_rows lands it, or from the inner slab's row
+      own = kLanding ? load_row8_shared(raw + 8 * e) : load_row8(slab_row(inner, pd, i2) + 8 * q);
     const Row8<Cell> prod = load_row8_shared(ct + product_chunk(c, q));
     Row8<Cell> piece;
 #pragma unroll
@@ -551,9 +559,11 @@ __global__ void __launch_bounds__(kThreadsSite) sites_kernel(BatchView b, SiteOu
 }
 
 bool balanced_for(int l2, int cell) { return cell == 2 && band_blocks(l2) <= kMaxBalancedBands; }
-std::size_t double_reduction_bytes(int l2, int cell) {
+// With the landing buffer (landing = true), or without it (A's words and B's table only).
+std::size_t double_reduction_bytes(int l2, int cell, bool landing) {
   const int rl = b_row_of(l2, balanced_for(l2, cell));
-  return static_cast<std::size_t>(raw_byte_at(l2, rl, cell)) + static_cast<std::size_t>(raw_cells(l2)) * static_cast<std::size_t>(cell);
+  return static_cast<std::size_t>(raw_byte_at(l2, rl, cell)) +
+         (landing ? static_cast<std::size_t>(raw_cells(l2)) * static_cast<std::size_t>(cell) : 0);
 }
 std::size_t single_bytes(int l, int cell) {
   return static_cast<std::size_t>(l) * static_cast<std::size_t>(kSingleT + l - 1) * static_cast<std::size_t>(cell);
@@ -562,7 +572,7 @@ std::size_t single_bytes(int l, int cell) {
 }  // namespace
 
 std::size_t shared_bytes_needed(int l1, int l2, int cell_bytes) {
-  std::size_t m = double_reduction_bytes(l2, cell_bytes);
+  std::size_t m = double_reduction_bytes(l2, cell_bytes, false);  // the smallest form
   const std::size_t pb = detail::patch_shared_bytes(l2, cell_bytes), sbytes = single_bytes(l1 > l2 ? l1 : l2, cell_bytes);
   if (pb == 0) return static_cast<std::size_t>(-1);  // too many tiles for one block
   if (pb + detail::patch_static_bytes() > m) m = pb + detail::patch_static_bytes();
@@ -577,6 +587,9 @@ std::size_t max_shared_bytes(int device) {
 }
 
 int term1_tile_width() { return kT; }
+bool term1_landing(int max_l2, bool wide, std::size_t max_shared) {
+  return double_reduction_bytes(max_l2, wide ? 4 : 2, true) <= max_shared;
+}
 int single_tile_width() { return kSingleT; }
 
 // A launch's shared memory is sized for the batch's widest windows (BatchView::max_l2, max_l1); every
@@ -595,16 +608,22 @@ void launch_double_reduction(const BatchView& b, int d1, const std::int64_t* pre
   if (items == 0) return;
   by_cell(b.wide, [&](auto cell) {
     using Cell = decltype(cell);
-    const std::size_t bytes = double_reduction_bytes(b.max_l2, sizeof(Cell));
+    const std::size_t bytes = double_reduction_bytes(b.max_l2, sizeof(Cell), b.term1_landing);
     // The balanced work split needs up to 17 band offsets and three segments' accumulators in registers
     // (16-bit cells); otherwise the pairing.
     if constexpr (sizeof(Cell) == 2) {
       if (balanced_for(b.max_l2, sizeof(Cell))) {
-        launch(double_reduction_kernel<Cell, true>, items, kThreads1, bytes, stream, b, d1, prefix);
+        if (b.term1_landing)
+          launch(double_reduction_kernel<Cell, true>, items, kThreads1, bytes, stream, b, d1, prefix);
+        else
+          launch(double_reduction_kernel<Cell, true, false>, items, kThreads1, bytes, stream, b, d1, prefix);
         return;
       }
     }
-    launch(double_reduction_kernel<Cell, false>, items, kThreads1, bytes, stream, b, d1, prefix);
+    if (b.term1_landing)
+      launch(double_reduction_kernel<Cell, false>, items, kThreads1, bytes, stream, b, d1, prefix);
+    else
+      launch(double_reduction_kernel<Cell, false, false>, items, kThreads1, bytes, stream, b, d1, prefix);
   });
 }
 

@@ -189,6 +189,7 @@ class GpuRunner {
     v.wide = plan.wide;
     v.table = table_;
     v.patch_width = tp;
+    v.term1_landing = kb::term1_landing(max_l2, plan.wide, max_shared);
 
     // Events around every launch: the statistics split the kernels' time by kind.
     const std::size_t nev = 2 + 2 * static_cast<std::size_t>(max_l1);
