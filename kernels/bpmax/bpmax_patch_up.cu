@@ -5,7 +5,7 @@
 //                 w(z_i, z_j) + F(i + 1, j - 1)  when j - i > kMinLoop).
 //
 // One block owns T columns i (interval starts; T = kPatchT, or kWidePatchT for 16-bit windows up to 128,
-// see there) and recomputes a window of starts and ends from its first column, at least T + L2 - 1 wide (whole tiles: 8 ni columns): every interval inside the
+// or kPatchT32 where neither fits a block's shared memory, see there) and recomputes a window of starts and ends from its first column, at least T + L2 - 1 wide (whole tiles: 8 ni columns): every interval inside the
 // window depends only on intervals inside it, so the block's own columns come out exact. (A neighbour block may already have written final values
 // into the window's other columns; the recurrence is a monotone max, so reading a final value instead of
 // the double-reduction value gives the same result.)
