@@ -182,7 +182,9 @@ __device__ __forceinline__ AWords<Word> load_a_words(const Word* p) {
 
 // kLanding: A's next rows land in shared memory by cp.async during the products (the form of every GPU with
 // room for it); without it (GPUs with 99 KB a block) the transposition and the write-back read them from
-// global memory, and the block needs the landing buffer's 17 KB less (double_reduction_bytes).
+// global memory, and the block needs the landing buffer's 17 KB less (double_reduction_bytes). Only the
+// balanced form (16-bit cells, windows up to 129) has a form without it: that is the one the GPU tests run
+// (landing_optional).
 template <class Cell, bool kBalanced, bool kLanding = true>
 __global__ void __launch_bounds__(kThreads1, 2) double_reduction_kernel(BatchView b, int d1, const std::int64_t* prefix) {
   using C = Cells<Cell>;
@@ -559,6 +561,8 @@ __global__ void __launch_bounds__(kThreadsSite) sites_kernel(BatchView b, SiteOu
 }
 
 bool balanced_for(int l2, int cell) { return cell == 2 && band_blocks(l2) <= kMaxBalancedBands; }
+// Whether the double reduction has a form without A's landing buffer for this window and cell width.
+bool landing_optional(int l2, int cell) { return balanced_for(l2, cell); }
 // With the landing buffer (landing = true), or without it (A's words and B's table only).
 std::size_t double_reduction_bytes(int l2, int cell, bool landing) {
   const int rl = b_row_of(l2, balanced_for(l2, cell));
@@ -572,7 +576,7 @@ std::size_t single_bytes(int l, int cell) {
 }  // namespace
 
 std::size_t shared_bytes_needed(int l1, int l2, int cell_bytes) {
-  std::size_t m = double_reduction_bytes(l2, cell_bytes, false);  // the smallest form
+  std::size_t m = double_reduction_bytes(l2, cell_bytes, !landing_optional(l2, cell_bytes));  // the smallest form
   const std::size_t pb = detail::patch_shared_bytes(l2, cell_bytes), sbytes = single_bytes(l1 > l2 ? l1 : l2, cell_bytes);
   if (pb == 0) return static_cast<std::size_t>(-1);  // too many tiles for one block
   if (pb + detail::patch_static_bytes() > m) m = pb + detail::patch_static_bytes();
@@ -588,7 +592,8 @@ std::size_t max_shared_bytes(int device) {
 
 int term1_tile_width() { return kT; }
 bool term1_landing(int max_l2, bool wide, std::size_t max_shared) {
-  return double_reduction_bytes(max_l2, wide ? 4 : 2, true) <= max_shared;
+  const int cell = wide ? 4 : 2;
+  return !landing_optional(max_l2, cell) || double_reduction_bytes(max_l2, cell, true) <= max_shared;
 }
 int single_tile_width() { return kSingleT; }
 
@@ -620,10 +625,7 @@ void launch_double_reduction(const BatchView& b, int d1, const std::int64_t* pre
         return;
       }
     }
-    if (b.term1_landing)
-      launch(double_reduction_kernel<Cell, false>, items, kThreads1, bytes, stream, b, d1, prefix);
-    else
-      launch(double_reduction_kernel<Cell, false, false>, items, kThreads1, bytes, stream, b, d1, prefix);
+    launch(double_reduction_kernel<Cell, false>, items, kThreads1, bytes, stream, b, d1, prefix);  // term1_landing
   });
 }
 
