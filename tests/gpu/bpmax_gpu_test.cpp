@@ -339,6 +339,81 @@ TEST(BpmaxGpu, TheQueryWindowSizesOnlyTheSingleTables) {
   EXPECT_EQ(stats.gpu_pairs, pairs.size());
 }
 
+// Long query windows at the single tables' limit: that kernel holds a window of l1 x (64 + l1 - 1) cells, so
+// the longest query window the GPU takes is where shared_bytes_needed crosses the device's shared memory
+// (310 nt in 16-bit cells and 211 in 32-bit on a GPU with 227 KB a block). At the limit the pair runs on the
+// GPU, one past it on the CPU, and the results equal the CPU path either way. Short targets keep the CPU
+// path's side quick (the work grows with the cube of the query window).
+TEST(BpmaxGpu, LongQueryWindowsAtTheSingleTablesLimitEqualTheCpu) {
+  SCREEN_REQUIRE_GPU();
+  namespace kb = screen::kernels::bpmax;
+  const std::size_t device_shared = kb::max_shared_bytes(0);
+  const bool h100_class = device_shared == 227u * 1024;
+  std::mt19937 rng(29112026);
+  const PairWeights weight_sets[] = {{3, 2, 1, 1}, {3000, 2000, 1000, 1}};  // 16-bit and 32-bit cells
+  for (const PairWeights& w : weight_sets) {
+    const int cell = w.cg == 3 ? 2 : 4;
+    constexpr int kTarget = 24;  // the longest target below: the windows that size the other kernels are small
+    int limit = 0;
+    while (kb::shared_bytes_needed(limit + 1, kTarget, cell) <= device_shared) ++limit;
+    if (h100_class) {
+      EXPECT_EQ(limit, cell == 2 ? 310 : 211);
+    }
+    ASSERT_GT(limit, 40) << "cell bytes " << cell;
+    // The long query with W1 = limit (its windows are the limit), a query as long as the limit, one
+    // shorter, against two short targets.
+    std::vector<Case> cases{{test::codes(test::random_letters(rng, limit + 9)), test::codes(test::random_letters(rng, kTarget))},
+                            {test::codes(test::random_letters(rng, limit)), test::codes(test::random_letters(rng, 17))},
+                            {test::codes(test::random_letters(rng, 57)), test::codes(test::random_letters(rng, kTarget))}};
+    const auto pairs = inputs(cases);
+    for (const int w1 : {limit, limit + 1}) {
+      Params p;
+      p.weights = w;
+      p.query_window = w1;
+      GpuStats stats;
+      const auto got = interact_pairs_gpu(pairs, p, TracebackMode::all(), GpuOptions{}, &stats);
+      const auto want = interact_pairs(pairs, p, TracebackMode::all(), Method::cpu);
+      const std::string what = "weights " + std::to_string(w.cg) + " W1 " + std::to_string(w1);
+      ASSERT_EQ(got.size(), want.size()) << what;
+      for (std::size_t k = 0; k < pairs.size(); ++k) expect_same_site(want[k].site, got[k].site, what + " pair " + std::to_string(k));
+      // W1 = limit + 1: only the query longer than the limit has a window past it.
+      EXPECT_EQ(stats.cpu_pairs, w1 > limit ? 1u : 0u) << what;
+      EXPECT_EQ(stats.gpu_pairs + stats.cpu_pairs, pairs.size()) << what;
+    }
+  }
+}
+
+// Scores at the 16-bit cells' limit: a batch takes 16-bit cells when max_possible_score(L1, L2) =
+// ((L1 + L2) / 2) x the largest weight is at most kMax16 (16,383), so that minus infinity (-16,384) plus any
+// score stays negative. With CG = 381, 43 + 43 nt is exactly at the limit and 44 + 44 one step past it (32-bit
+// cells); a run of G against a run of C pairs every base, so the 43 x 43 site scores kMax16 itself and the
+// tables hold values up to it. Random sequences of the same lengths beside them (16-bit and 32-bit batches).
+TEST(BpmaxGpu, ScoresAtTheSixteenBitLimitEqualTheCpu) {
+  SCREEN_REQUIRE_GPU();
+  namespace kb = screen::kernels::bpmax;
+  const PairWeights w{381, 2, 1, 1};
+  ASSERT_EQ(max_possible_score(43, 43, w), kb::kMax16);
+  ASSERT_EQ(max_possible_score(44, 43, w), kb::kMax16);
+  ASSERT_GT(max_possible_score(44, 44, w), kb::kMax16);
+  std::mt19937 rng(30112026);
+  std::vector<Case> cases;
+  for (const auto& [n, m] : {std::pair{43, 43}, {43, 44}, {44, 43}, {44, 44}}) {
+    cases.push_back({test::codes(std::string(n, 'G')), test::codes(std::string(m, 'C'))});
+    cases.push_back({test::codes(test::random_letters(rng, n)), test::codes(test::random_letters(rng, m))});
+  }
+  const auto pairs = inputs(cases);
+  const GpuStats stats = expect_gpu_equals_cpu(pairs, w, 0, GpuOptions{}, "CG 381");
+  EXPECT_EQ(stats.gpu_pairs, pairs.size());
+  // Every base paired: min(n, m) pairs of weight 381; at 43 + 43 that is the limit itself.
+  Params p;
+  p.weights = w;
+  const auto got = interact_pairs_gpu(pairs, p, TracebackMode::none(), GpuOptions{});
+  EXPECT_EQ(got[0].site.score, kb::kMax16);
+  EXPECT_EQ(got[2].site.score, kb::kMax16);
+  EXPECT_EQ(got[4].site.score, kb::kMax16);
+  EXPECT_EQ(got[6].site.score, 44 * 381);
+}
+
 // A memory cap that holds only the smaller tables: those are cut into several GPU batches, the larger
 // pairs go to the CPU, and the results do not change.
 TEST(BpmaxGpu, PairsOverTheMemoryBudgetGoToTheCpu) {
