@@ -1,6 +1,6 @@
 #pragma once
-// The public vectors of the original BPMax program (tests/data/bpmax_reference_scores.tsv, a copy
-// of copied into tests/data/bpmax_reference_scores.tsv), read for the CPU and the GPU tests.
+// The public vectors of the original BPMax program (its scores for short query-target pairs, kept in
+// tests/data/bpmax_reference_scores.tsv), read for the CPU and the GPU tests.
 #include <gtest/gtest.h>
 
 #include <cmath>
