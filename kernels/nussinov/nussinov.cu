@@ -934,32 +934,36 @@ Plan make_plan(const std::vector<int>& lengths, int cell_bytes, int device) {
   return pl;
 }
 
-// The two streams and the events that order them (destroyed on scope exit, also on a throw).
+// The streams and the events that order them (destroyed on scope exit, also on a throw): finalize, the
+// panels (two, by the parity of the diagonal, with Tuning::panel_streams = 2) and the copies back.
 struct Streams {
-  cudaStream_t fin = nullptr, pan = nullptr, copy = nullptr;  // copy: the tables back (keep_tables)
-  cudaEvent_t fin_done[4] = {}, pan_done = nullptr;
+  cudaStream_t fin = nullptr, pan[2] = {}, copy = nullptr;  // copy: the tables back (keep_tables)
+  cudaEvent_t fin_done[4] = {}, pan_done[2] = {};
   explicit Streams(bool finalize_first) {
     int least = 0, greatest = 0;
     CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
     // finalize_first: finalize is the critical path; its blocks go to the SMs before pending panel blocks.
     CUDA_CHECK(cudaStreamCreateWithPriority(&fin, cudaStreamNonBlocking, finalize_first ? greatest : least));
-    CUDA_CHECK(cudaStreamCreateWithFlags(&pan, cudaStreamNonBlocking));
+    for (auto& s : pan) CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     CUDA_CHECK(cudaStreamCreateWithFlags(&copy, cudaStreamNonBlocking));
     for (auto& e : fin_done) {
       CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
       CUDA_CHECK(cudaEventRecord(e, fin));  // "done" before anything runs
     }
-    CUDA_CHECK(cudaEventCreateWithFlags(&pan_done, cudaEventDisableTiming));
+    for (auto& e : pan_done) CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
   }
   ~Streams() {
     if (fin) cudaStreamSynchronize(fin);
-    if (pan) cudaStreamSynchronize(pan);
+    for (auto s : pan)
+      if (s) cudaStreamSynchronize(s);
     if (copy) cudaStreamSynchronize(copy);
     for (auto e : fin_done)
       if (e) cudaEventDestroy(e);
-    if (pan_done) cudaEventDestroy(pan_done);
+    for (auto e : pan_done)
+      if (e) cudaEventDestroy(e);
     if (copy) cudaStreamDestroy(copy);
-    if (pan) cudaStreamDestroy(pan);
+    for (auto s : pan)
+      if (s) cudaStreamDestroy(s);
     if (fin) cudaStreamDestroy(fin);
   }
   Streams(const Streams&) = delete;
@@ -1134,34 +1138,38 @@ void run_tiled(const std::vector<const std::uint8_t*>& seqs, const Plan& pl, con
     Cell* scratch = (pl.lookahead && (d & 1)) ? scratch1.get() : scratch0.get();
     // Split-K slices finalize maxes as it loads its partials: all S, or 1 after the reduce kernel.
     const int slices = S > fused ? 1 : S;
+    // Panels of odd and even diagonals on their own streams (Tuning::panel_streams): with the lookahead
+    // schedule no panel reads another's output, and each still waits for the finalize launches it reads.
+    const int ps = pl.lookahead && g_tuning.panel_streams > 1 ? (d & 1) : 0;
+    cudaStream_t const pan = st.pan[ps];
     if (S > 0) {
       if (pl.lookahead) {
-        CUDA_CHECK(cudaStreamWaitEvent(st.pan, st.fin_done[(d + 2) % 4], 0));  // finalize(d-2)
+        CUDA_CHECK(cudaStreamWaitEvent(pan, st.fin_done[(d + 2) % 4], 0));  // finalize(d-2)
       } else {
-        CUDA_CHECK(cudaStreamWaitEvent(st.pan, st.fin_done[(d + 3) % 4], 0));  // finalize(d-1)
+        CUDA_CHECK(cudaStreamWaitEvent(pan, st.fin_done[(d + 3) % 4], 0));  // finalize(d-1)
       }
       const unsigned blocks = static_cast<unsigned>(tiles) * static_cast<unsigned>(S);
       if constexpr (sizeof(Cell) == 2) {
         const bool small = static_cast<long long>(tiles) * w.numK <= g_tuning.panel_cap_products;
         const std::size_t dyn = small ? pad : 0;
-        if (op == 1) panel16_kernel<1, REL><<<blocks, kPanelThreads, dyn, st.pan>>>(tab.get(), si, w, S, scratch);
-        else if (op == 2) panel16_kernel<2, REL><<<blocks, kPanelThreads, dyn, st.pan>>>(tab.get(), si, w, S, scratch);
-        else panel16_kernel<0, REL><<<blocks, kPanelThreads, dyn, st.pan>>>(tab.get(), si, w, S, scratch);
+        if (op == 1) panel16_kernel<1, REL><<<blocks, kPanelThreads, dyn, pan>>>(tab.get(), si, w, S, scratch);
+        else if (op == 2) panel16_kernel<2, REL><<<blocks, kPanelThreads, dyn, pan>>>(tab.get(), si, w, S, scratch);
+        else panel16_kernel<0, REL><<<blocks, kPanelThreads, dyn, pan>>>(tab.get(), si, w, S, scratch);
       } else {
-        if (op == 1) panel32_kernel<1><<<blocks, kPanelThreads, 0, st.pan>>>(tab.get(), si, w, S, scratch);
-        else if (op == 2) panel32_kernel<2><<<blocks, kPanelThreads, 0, st.pan>>>(tab.get(), si, w, S, scratch);
-        else panel32_kernel<0><<<blocks, kPanelThreads, 0, st.pan>>>(tab.get(), si, w, S, scratch);
+        if (op == 1) panel32_kernel<1><<<blocks, kPanelThreads, 0, pan>>>(tab.get(), si, w, S, scratch);
+        else if (op == 2) panel32_kernel<2><<<blocks, kPanelThreads, 0, pan>>>(tab.get(), si, w, S, scratch);
+        else panel32_kernel<0><<<blocks, kPanelThreads, 0, pan>>>(tab.get(), si, w, S, scratch);
       }
       CUDA_CHECK_LAUNCH();
       if (slices < S) {
         const long long words = static_cast<long long>(tiles) * (T * T * static_cast<int>(sizeof(Cell)) / 4);
         const int rb = static_cast<int>(std::min<long long>((words + 255) / 256, 8192));
         reduce_kernel<static_cast<int>(sizeof(Cell))>
-            <<<rb, 256, 0, st.pan>>>(reinterpret_cast<unsigned*>(scratch), words, S);
+            <<<rb, 256, 0, pan>>>(reinterpret_cast<unsigned*>(scratch), words, S);
         CUDA_CHECK_LAUNCH();
       }
-      CUDA_CHECK(cudaEventRecord(st.pan_done, st.pan));
-      CUDA_CHECK(cudaStreamWaitEvent(st.fin, st.pan_done, 0));
+      CUDA_CHECK(cudaEventRecord(st.pan_done[ps], pan));
+      CUDA_CHECK(cudaStreamWaitEvent(st.fin, st.pan_done[ps], 0));
     }
     finalize_kernel<Cell, REL><<<static_cast<unsigned>(tiles), kFinalThreads, final_smem<Cell, REL>(), st.fin>>>(
         tab.get(), si, dcodes.get(), w, S, S > 0 ? scratch : nullptr, slices, pl.lookahead, p, pt);

@@ -41,6 +41,10 @@ struct Tuning {
   bool finalize_priority = true;   // the finalize stream at the highest stream priority
   int panel_blocks_per_sm = 4;     // 16-bit panel on small diagonals: at most this many blocks an SM (0: no cap)
   long long panel_cap_products = 1LL << 62;  // ... on diagonals of at most this many tile products (tiles x K tiles)
+  // With the lookahead schedule panel(d + 1) needs only diagonals <= d - 1, not panel(d): with 2, the panels
+  // of odd and even diagonals go to two streams, so that one may start while the other's last wave drains;
+  // 1: every panel on one stream.
+  int panel_streams = 2;
 };
 void set_tuning(const Tuning& t);
 Tuning tuning();

@@ -9,6 +9,7 @@
 // --occupancy N,...: the 16-bit panel capped at 3..5 blocks an SM, or not, at each n.
 // --fused N,...: split-K slices maxed by finalize (Tuning::fused_slices) by split-K waves, at each n.
 // --cap-products N,...: the panel's blocks-an-SM cap only on diagonals up to a number of tile products, at each n.
+// --panel-streams N,...: the panels on one stream or on two by the diagonal's parity (Tuning::panel_streams), at each n.
 // --hairpins: fold_gpu_batch over a FASTA set, score only and with tracebacks (checked against the reference).
 // --genome: fold_gpu_long on the one sequence of a FASTA file, score only and with traceback.
 // Exit status 1 if any check fails. Times are printed, never judged.
@@ -402,6 +403,17 @@ void compare_cap_products(const std::vector<int>& sizes, int reps) {
   compare_variants("panel capped only on diagonals of at most N tile products", sizes, reps, 83u, v);
 }
 
+// The panels of odd and even diagonals on one stream or two (Tuning::panel_streams), alternating.
+void compare_panel_streams(const std::vector<int>& sizes, int reps) {
+  std::vector<Variant> v;
+  for (int streams : {1, 2, 1, 2}) {
+    knl::Tuning t;
+    t.panel_streams = streams;
+    v.push_back({t, "panel streams " + std::to_string(streams)});
+  }
+  compare_variants("the panels on one stream or two", sizes, reps, 84u, v);
+}
+
 std::vector<int> parse_list(const std::string& s) {
   std::vector<int> v;
   std::stringstream ss(s);
@@ -413,7 +425,7 @@ std::vector<int> parse_list(const std::string& s) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<int> sizes, priority_sizes, occupancy_sizes, fused_sizes, cap_sizes;
+  std::vector<int> sizes, priority_sizes, occupancy_sizes, fused_sizes, cap_sizes, stream_sizes;
   std::string hairpins, genome;
   int ops_n = 0, widths_n = 0, waves_n = 0, transcripts = 0, cpu_check_max = 10000, reps = 2;
   for (int a = 1; a < argc; ++a) {
@@ -427,6 +439,7 @@ int main(int argc, char** argv) {
       else if (k == "--occupancy") occupancy_sizes = parse_list(v), ++a;
       else if (k == "--fused") fused_sizes = parse_list(v), ++a;
       else if (k == "--cap-products") cap_sizes = parse_list(v), ++a;
+      else if (k == "--panel-streams") stream_sizes = parse_list(v), ++a;
       else if (k == "--waves") waves_n = std::stoi(v), ++a;
       else if (k == "--transcripts") transcripts = std::stoi(v), ++a;
       else if (k == "--hairpins") hairpins = v, ++a;
@@ -458,6 +471,7 @@ int main(int argc, char** argv) {
     if (!occupancy_sizes.empty()) compare_occupancy(occupancy_sizes, reps);
     if (!fused_sizes.empty()) compare_fused(fused_sizes, reps);
     if (!cap_sizes.empty()) compare_cap_products(cap_sizes, reps);
+    if (!stream_sizes.empty()) compare_panel_streams(stream_sizes, reps);
     if (waves_n > 0) compare_lookahead(waves_n);
     if (waves_n > 0) sweep_waves(waves_n);
     if (!sizes.empty()) time_sizes(sizes, cpu_check_max, reps);

@@ -48,11 +48,12 @@ double cost_per_unit(StageKind stage) {
 //   nussinov cpu-core  1.6e10 updates/s: the tiled CPU path on one thread, n = 4,000 and 6,000
 //                      (1.6e10 and 1.7e10 updates/s); 1.2e-4 s per unit: 1,527 hairpins (127,588 nt)
 //                      with traceback in 0.012 s on 16 threads = 0.19 core-s.
-//   nussinov gpu       2.2e13 updates/s end to end with structures: the whole flagship set's Nussinov
-//                      stage (7.54e15 updates, both longest records included) in 331.3 s busy at
-//                      c180641 (Session 22) is 2.28e13; kept a little lower for slices without the long
-//                      records (their short folds carry more fixed cost); 2e-5 s per unit. (1.8e13 from
-//                      Session 15 to 21: 381.5 s busy at 85ba64e, 2.0e13; 1e13 before: the Session 7 kernels.)
+//   nussinov gpu       2.3e13 updates/s end to end with structures: the whole flagship set's Nussinov
+//                      stage (7.54e15 updates, both longest records included) in 311.7 s busy with
+//                      Session 22's panel streams is 2.42e13 (331.3 s busy, 2.28e13, just before them);
+//                      kept a little lower for slices without the long records (their short folds carry
+//                      more fixed cost); 2e-5 s per unit. (1.8e13 from Session 15 to 21: 381.5 s busy at
+//                      85ba64e, 2.0e13; 1e13 before: the Session 7 kernels.)
 //   miranda  cpu-core  2.5e9 cells/s: the AVX2 SIMD scan, 2.59 GCUPS on one core; 1e-5 s per pair.
 //   miranda  gpu       6.8e10 cells/s: the GPU scan end to end with the exact CPU post-processing
 //                      (68 GCUPS for 1,921 microRNAs x the SARS-CoV-2 genome); 5e-6 s per pair.
@@ -62,13 +63,14 @@ double cost_per_unit(StageKind stage) {
 //   bpmax    gpu       9.3e12 updates/s end to end: `screen bench bpmax --targets` over the flagship set's
 //                      first 4,000 records at 34cd9aa (9.29e12, scores and sites; the kernels of 045ce67
 //                      time the same). `traceback: top` adds no GPU time: the tracebacks run beside it. With the Nussinov rate
-//                      above, the whole flagship job estimates 880 s (956 s with 1.8e13); it ran in
-//                      865.6-875.6 s (045ce67, f007eed; README), so the estimate stays on the safe side. (8e12 from Session 15 to 19,
+//                      above, the whole flagship job estimates 865 s (956 s with 1.8e13); it ran in
+//                      865.6-875.6 s (045ce67, f007eed; README) before the panel streams, which take about
+//                      20 s off its Nussinov stage. (8e12 from Session 15 to 19,
 //                      the whole set at a7490fb; 5.2e12 before: the Session 8 kernels.)
 double throughput(StageKind stage, DeviceKind kind) {
   const bool gpu = kind == DeviceKind::gpu;
   switch (stage) {
-    case StageKind::nussinov: return gpu ? 2.2e13 : 1.6e10;
+    case StageKind::nussinov: return gpu ? 2.3e13 : 1.6e10;
     case StageKind::miranda: return gpu ? 6.8e10 : 2.5e9;
     case StageKind::bpmax: return gpu ? 9.3e12 : 5.5e9;
   }
