@@ -46,6 +46,7 @@ struct BenchOptions {
   std::size_t max_targets = 0;
   int gpu = 0;
   unsigned max_shared_kb = 0;  // GPU rows: shared memory a block may use, KB (0: the GPU's)
+  int slab_groups = 2;          // GPU rows: bpmax::GpuOptions::slab_groups
 };
 
 std::vector<std::uint8_t> random_target(int m) {
@@ -105,6 +106,7 @@ void screen_case(const BenchOptions& o, int threads) {
   go.device = o.gpu;
   go.cpu_threads = threads;
   go.max_shared_bytes = std::size_t{o.max_shared_kb} * 1024;
+  go.slab_groups = o.slab_groups;
   bpmax::GpuStats st;
   long long sum = 0;
   const double t = timed([&] {
@@ -182,6 +184,7 @@ int run_bench(const BenchOptions& o) {
       go.device = o.gpu;
       go.cpu_threads = all;
       go.max_shared_bytes = std::size_t{o.max_shared_kb} * 1024;
+      go.slab_groups = o.slab_groups;
       bpmax::interact_pairs_gpu(one, p, bpmax::TracebackMode::none(), go);  // warm-up: context, modules
       bpmax::GpuStats st;
       std::vector<bpmax::PairResult> r;
@@ -225,6 +228,10 @@ void add_bench_bpmax(CLI::App& bench, Action& action) {
   cmd->add_option("--gpu", o->gpu, "GPU index of the GPU rows")->capture_default_str();
   cmd->add_option("--max-shared-kb", o->max_shared_kb,
                   "GPU rows: shared memory a block may use, in KB, as on a smaller GPU (163: an A100; 0: this GPU's)")
+      ->capture_default_str();
+  cmd->add_option("--slab-groups", o->slab_groups,
+                  "GPU rows: 2 runs each d1's slabs in two groups on two streams, 1 on one stream (to compare)")
+      ->check(CLI::Range(1, 2))
       ->capture_default_str();
   cmd->add_option("--targets", o->targets, "Also screen every --query record against these targets on the GPU (W2 128)");
   cmd->add_option("--first-target", o->first_target, "Start the screen at record K of --targets (0: the first)")

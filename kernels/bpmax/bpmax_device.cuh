@@ -200,7 +200,8 @@ __device__ inline int find_pair(const std::int64_t* prefix, int npairs, std::int
 }
 
 // The work item of this block: pair, slab (query start i1 of this launch's d1) and first column i0
-// of a tile `width` columns wide (items ordered by pair, then i1, then tile).
+// of a tile `width` columns wide (items ordered by pair, then i1, then tile; a launch's work list,
+// bpmax_launch.hpp, gives each pair's item counts and the query start of its first slab).
 struct SlabTile {
   PairDesc pd;
   int i1 = 0, i0 = 0;
@@ -212,7 +213,7 @@ __device__ inline SlabTile slab_tile(const BatchView& b, const std::int64_t* pre
   t.pd = b.pairs[p];
   const int tiles = (t.pd.m + width - 1) / width;
   const std::int64_t local = item - prefix[p];
-  t.i1 = static_cast<int>(local / tiles);
+  t.i1 = static_cast<int>(prefix[b.npairs + 1 + p] + local / tiles);
   t.i0 = static_cast<int>(local % tiles) * width;
   return t;
 }

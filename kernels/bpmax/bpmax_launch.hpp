@@ -75,8 +75,10 @@ struct BatchView {
   bool term1_landing = true;          // the double reduction's form: term1_landing(max_l2, wide, ...)
 };
 
-// Per-d1 work lists: for each pair, the prefix count of (slab, tile) work items of the two kernels.
-// Built on the host by the caller (tiles_per_pair) and passed as device arrays of npairs + 1 values.
+// Per-d1 work lists of the two kernels, built on the host and passed as device arrays of 2 npairs + 1
+// values: npairs + 1 prefix counts of (slab, tile) work items by pair, then for each pair the query start
+// i1 of its first slab in the list (a list may hold a range of a pair's slabs: the host runs slabs by their
+// query end in two groups on two streams, lib/stages/bpmax/cuda.cpp).
 int term1_tile_width();
 // Whether the double reduction's blocks have room for A's landing buffer (17 KB at W2 = 128) on a device
 // with max_shared bytes of shared memory per block: then A's next rows land during the products, else the
@@ -90,11 +92,11 @@ int single_tile_width();
 // S1 and S2 of every pair. prefix: device array of npairs*2+1 prefix counts of single-table tiles
 // (strand 2p: the query of pair p, 2p+1: its target).
 void launch_single_tables(const BatchView& b, const std::int64_t* prefix, std::int64_t items, void* stream);
-// Base case and terms 1, 2, 3, 6 for every slab of length d1 of every pair. prefix: device array of
-// npairs+1 prefix counts of (slab, term1 tile) items of this d1.
+// Base case and terms 1, 2, 3, 6 for the slabs of length d1 in the work list `prefix` (above): (slab,
+// term1 tile) items.
 void launch_double_reduction(const BatchView& b, int d1, const std::int64_t* prefix, std::int64_t items,
                              void* stream);
-// Terms 4, 5, 7 for every slab of length d1 (after launch_double_reduction for d1).
+// Terms 4, 5, 7 for the slabs of length d1 in the work list (after launch_double_reduction for them).
 void launch_patch_up(const BatchView& b, int d1, const std::int64_t* prefix, std::int64_t items, void* stream);
 // The site of every pair into out[p] (device).
 void launch_sites(const BatchView& b, SiteOut* out, void* stream);

@@ -1,6 +1,8 @@
 #pragma once
-// RAII CUDA stream (non-blocking) and event pair, for the GPU paths' host code.
+// RAII CUDA stream (non-blocking), ordering event and event pair, for the GPU paths' host code.
 #include <cuda_runtime.h>
+
+#include <utility>
 
 #include "gpu/cuda_check.hpp"
 
@@ -17,6 +19,27 @@ class Stream {
 
  private:
   cudaStream_t s_{};
+};
+
+// An event that orders work between streams (no timing): record on one stream, wait on another.
+class Event {
+ public:
+  Event() { CUDA_CHECK(cudaEventCreateWithFlags(&e_, cudaEventDisableTiming)); }
+  ~Event() {
+    if (e_) cudaEventDestroy(e_);
+  }
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+  Event(Event&& o) noexcept : e_(o.e_) { o.e_ = nullptr; }
+  Event& operator=(Event&& o) noexcept {
+    std::swap(e_, o.e_);
+    return *this;
+  }
+  void record(cudaStream_t s) { CUDA_CHECK(cudaEventRecord(e_, s)); }
+  cudaEvent_t get() const { return e_; }
+
+ private:
+  cudaEvent_t e_{};
 };
 
 // Events around a piece of device work, for statistics.

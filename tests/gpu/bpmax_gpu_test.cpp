@@ -414,6 +414,42 @@ TEST(BpmaxGpu, ScoresAtTheSixteenBitLimitEqualTheCpu) {
   EXPECT_EQ(got[6].site.score, 44 * 381);
 }
 
+// The slabs of each d1 in two groups by query end on two streams (GpuOptions::slab_groups = 2, the default:
+// the late group runs a d1 behind the early one and reads its slabs) against one stream and the CPU path:
+// every site and traceback equal, whole queries and query windows, pairs of different query lengths (each
+// pair has its own split) in one batch, several rounds so that a read that raced a write would show.
+TEST(BpmaxGpu, TwoSlabGroupsOnTwoStreamsEqualOneStreamAndTheCpu) {
+  SCREEN_REQUIRE_GPU();
+  std::mt19937 rng(1122026);
+  for (int round = 0; round < 3; ++round)
+    for (int w1 : {0, 9}) {
+      std::vector<Case> cases;
+      std::uniform_int_distribution<int> qlen(2, 30), tlen(150, 700);
+      for (int k = 0; k < 8; ++k)
+        cases.push_back({test::codes(test::random_letters(rng, qlen(rng))), test::codes(test::random_letters(rng, tlen(rng)))});
+      const auto pairs = inputs(cases);
+      Params p;
+      p.query_window = w1;
+      p.target_window = 128;
+      GpuOptions one, two;
+      one.slab_groups = 1;
+      two.slab_groups = 2;
+      GpuStats s1, s2;
+      const auto a = interact_pairs_gpu(pairs, p, TracebackMode::all(), one, &s1);
+      const auto b = interact_pairs_gpu(pairs, p, TracebackMode::all(), two, &s2);
+      const auto want = interact_pairs(pairs, p, TracebackMode::all(), Method::cpu);
+      EXPECT_EQ(s1.gpu_pairs, pairs.size());
+      EXPECT_EQ(s2.gpu_pairs, pairs.size());
+      for (std::size_t k = 0; k < pairs.size(); ++k) {
+        const std::string what = "round " + std::to_string(round) + " W1 " + std::to_string(w1) + " pair " +
+                                 std::to_string(k) + " (" + std::to_string(cases[k].x.size()) + " x " +
+                                 std::to_string(cases[k].y.size()) + ")";
+        expect_same_site(want[k].site, a[k].site, what + ", one stream");
+        expect_same_site(want[k].site, b[k].site, what + ", two groups");
+      }
+    }
+}
+
 // A memory cap that holds only the smaller tables: those are cut into several GPU batches, the larger
 // pairs go to the CPU, and the results do not change.
 TEST(BpmaxGpu, PairsOverTheMemoryBudgetGoToTheCpu) {

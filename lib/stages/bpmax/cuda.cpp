@@ -114,9 +114,10 @@ class GpuRunner {
     return f_.bytes() + s_.bytes() + codes_.bytes() + pairs_.bytes() + prefix_.bytes() + sites_.bytes();
   }
 
-  // Scores the batch; sites into out[pairs[k]]. max_shared: the device's shared memory per block.
-  void run(const std::vector<PairInput>& all, const BatchPlan& plan, std::size_t max_shared, std::vector<PairResult>& out,
-           GpuStats& stats) {
+  // Scores the batch; sites into out[pairs[k]]. max_shared: the device's shared memory per block;
+  // slab_groups: 2 runs the slabs in two groups on two streams (below), 1 all on one stream.
+  void run(const std::vector<PairInput>& all, const BatchPlan& plan, std::size_t max_shared, int slab_groups,
+           std::vector<PairResult>& out, GpuStats& stats) {
     const std::size_t np = plan.pairs.size();
     std::vector<kb::PairDesc> desc(np);
     std::vector<Band> bands(np);
@@ -161,21 +162,56 @@ class GpuRunner {
       prefix.push_back(prefix.back() + (bands[k].m + ts - 1) / ts);
     }
     const std::int64_t single_items = prefix.back();
-    std::vector<std::int64_t> term1_items(static_cast<std::size_t>(max_l1)), patch_items(static_cast<std::size_t>(max_l1));
-    // Prefix counts of the (slab, tile) items of one launch for d1, tiles `width` columns wide.
-    auto add_prefix = [&](int d1, int width) {
+    // The slabs of each d1 in two groups by their query end j1 = i1 + d1: the early group (j1 < split, a
+    // pair's own split point) and the late one. A slab's double reduction reads only slabs with smaller
+    // d1 that end at or before its own end, so the early group never reads the late one: it runs on the
+    // main stream without waiting, and the late group on a second stream, each d1 after the early group's
+    // d1 - 1. While one group's launch drains its last wave, the other's blocks take the SMs it leaves
+    // idle. The split balances the two groups' term-1 work (the k1 steps of their slabs); with
+    // slab_groups = 1 every slab is early.
+    std::vector<int> split(np);
+    for (std::size_t k = 0; k < np; ++k) {
+      const Band& b = bands[k];
+      auto work_ending_at = [&](int j) {  // k1 steps of the slabs (j - d1, j), d1 < l1
+        long long w = 0;
+        for (int d1 = 1; d1 < b.l1 && d1 <= j; ++d1) w += d1;
+        return w;
+      };
+      long long total = 0;
+      for (int j = 0; j < b.n; ++j) total += work_ending_at(j);
+      int j = 0;
+      for (long long w = 0; j < b.n && 2 * w < total; ++j) w += work_ending_at(j);
+      split[k] = slab_groups > 1 ? j : b.n;
+    }
+    // One launch's work list (bpmax_launch.hpp): prefix counts of the (slab, tile) items of the group's
+    // slabs of length d1, tiles `width` columns wide, then each pair's first query start.
+    struct Lists {
+      std::int64_t term1 = 0, patch = 0;  // items
+      std::size_t term1_at = 0, patch_at = 0;  // offsets into prefix
+    };
+    auto add_list = [&](int d1, bool late, int width, std::int64_t& items) {
+      const std::size_t at = prefix.size();
       prefix.push_back(0);
+      std::vector<std::int64_t> first(np, 0);
       for (std::size_t k = 0; k < np; ++k) {
         const Band& b = bands[k];
-        const std::int64_t items = d1 < b.l1 ? static_cast<std::int64_t>(b.n - d1) * ((b.m + width - 1) / width) : 0;
-        prefix.push_back(prefix.back() + items);
+        const int slabs = d1 < b.l1 ? b.n - d1 : 0;                        // i1 = 0 .. slabs - 1
+        const int early = std::clamp(split[k] - d1, 0, slabs);            // i1 + d1 < split
+        const int lo = late ? early : 0, hi = late ? slabs : early;
+        first[k] = lo;
+        prefix.push_back(prefix.back() + static_cast<std::int64_t>(hi - lo) * ((b.m + width - 1) / width));
       }
-      return prefix.back();
+      items = prefix.back();
+      prefix.insert(prefix.end(), first.begin(), first.end());
+      return at;
     };
-    for (int d1 = 0; d1 < max_l1; ++d1) {
-      term1_items[static_cast<std::size_t>(d1)] = add_prefix(d1, t1);
-      patch_items[static_cast<std::size_t>(d1)] = add_prefix(d1, tp);
-    }
+    std::vector<Lists> lists(2 * static_cast<std::size_t>(max_l1));  // [d1][early, late]
+    for (int d1 = 0; d1 < max_l1; ++d1)
+      for (int g = 0; g < 2; ++g) {
+        Lists& l = lists[2 * static_cast<std::size_t>(d1) + static_cast<std::size_t>(g)];
+        l.term1_at = add_list(d1, g == 1, t1, l.term1);
+        l.patch_at = add_list(d1, g == 1, tp, l.patch);
+      }
     prefix_.upload(prefix, stream_.get());
 
     kb::BatchView v;
@@ -191,40 +227,54 @@ class GpuRunner {
     v.patch_width = tp;
     v.term1_landing = kb::term1_landing(max_l2, plan.wide, max_shared);
 
-    // Events around every launch: the statistics split the kernels' time by kind.
-    const std::size_t nev = 2 + 2 * static_cast<std::size_t>(max_l1);
+    // Events around every launch: the statistics split the kernels' time by kind (summed over launches,
+    // which overlap between the two streams); `all` spans the batch's kernels.
+    const std::size_t nev = 2 + 4 * static_cast<std::size_t>(max_l1);
     std::vector<EventPair> ev(nev);
-    cudaStream_t st = stream_.get();
+    EventPair all_kernels;
+    cudaStream_t st = stream_.get(), late = late_stream_.get();
     std::size_t e = 0;
+    all_kernels.start(st);
     ev[e].start(st);
     kb::launch_single_tables(v, prefix_.get(), single_items, st);
     ev[e++].stop(st);
     int launches = 1;
-    const std::int64_t* base = prefix_.get() + 2 * np + 1;
+    early_done_.resize(static_cast<std::size_t>(max_l1) + 1);
+    early_done_[0].record(st);  // the single tables
     for (int d1 = 0; d1 < max_l1; ++d1) {
-      const std::int64_t* p1 = base + static_cast<std::size_t>(d1) * 2 * (np + 1);
-      ev[e].start(st);
-      kb::launch_double_reduction(v, d1, p1, term1_items[static_cast<std::size_t>(d1)], st);
-      ev[e++].stop(st);
-      ev[e].start(st);
-      kb::launch_patch_up(v, d1, p1 + np + 1, patch_items[static_cast<std::size_t>(d1)], st);
-      ev[e++].stop(st);
-      launches += 2;
+      for (int g = 0; g < 2; ++g) {
+        const Lists& l = lists[2 * static_cast<std::size_t>(d1) + static_cast<std::size_t>(g)];
+        cudaStream_t on = g == 0 ? st : late;
+        if (g == 1) CUDA_CHECK(cudaStreamWaitEvent(late, early_done_[static_cast<std::size_t>(d1)].get(), 0));
+        ev[e].start(on);
+        kb::launch_double_reduction(v, d1, prefix_.get() + l.term1_at, l.term1, on);
+        ev[e++].stop(on);
+        ev[e].start(on);
+        kb::launch_patch_up(v, d1, prefix_.get() + l.patch_at, l.patch, on);
+        ev[e++].stop(on);
+        if (g == 0) early_done_[static_cast<std::size_t>(d1) + 1].record(st);  // the early group's d1
+        launches += (l.term1 > 0) + (l.patch > 0);
+      }
     }
+    late_done_.record(late);
+    CUDA_CHECK(cudaStreamWaitEvent(st, late_done_.get(), 0));
     ensure_sites(np);
     ev[e].start(st);
     kb::launch_sites(v, sites_.get(), st);
     ev[e++].stop(st);
+    all_kernels.stop(st);
     ++launches;
     std::vector<kb::SiteOut> sites(np);
     sites_.download(sites.data(), np, stream_.get());
     CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
     stats.single_ms += ev[0].ms();
-    for (int d1 = 0; d1 < max_l1; ++d1) {
-      stats.term1_ms += ev[1 + 2 * static_cast<std::size_t>(d1)].ms();
-      stats.patch_ms += ev[2 + 2 * static_cast<std::size_t>(d1)].ms();
-    }
-    for (const EventPair& x : ev) stats.kernel_ms += x.ms();
+    for (int d1 = 0; d1 < max_l1; ++d1)
+      for (std::size_t g = 0; g < 2; ++g) {
+        const std::size_t at = 1 + 4 * static_cast<std::size_t>(d1) + 2 * g;
+        stats.term1_ms += ev[at].ms();
+        stats.patch_ms += ev[at + 1].ms();
+      }
+    stats.kernel_ms += all_kernels.ms();
     stats.launches += launches;
     stats.gpu_pairs += np;
     for (std::size_t k = 0; k < np; ++k) {
@@ -246,7 +296,9 @@ class GpuRunner {
 
   Params params_;
   PairTable table_;
-  Stream stream_;
+  Stream stream_, late_stream_;   // the early slabs (and everything else), the late slabs
+  std::vector<gpu::Event> early_done_;  // [d1]: the early group's slabs below d1 are done (0: the single tables)
+  gpu::Event late_done_;
   gpu::DeviceBuffer<unsigned char> f_, s_;
   gpu::DeviceBuffer<std::uint8_t> codes_;
   gpu::DeviceBuffer<kb::PairDesc> pairs_;
@@ -348,7 +400,7 @@ GpuScores score_pairs_gpu(const std::vector<PairInput>& pairs, const Params& p, 
   const double kernel_ms_before = st.kernel_ms;
   {
     const double kernel_ms = st.kernel_ms;
-    for (const BatchPlan& b : batches) runner->run(pairs, b, max_shared, out, st);
+    for (const BatchPlan& b : batches) runner->run(pairs, b, max_shared, options.slab_groups, out, st);
     work_profile::add_gpu((st.kernel_ms - kernel_ms) / 1000.0);  // the kernels (events), for the run profile
   }
   own.reset();

@@ -50,13 +50,19 @@ struct GpuOptions {
   // at it): a smaller value runs the kernel forms of a GPU with less shared memory (an A100's 163 KB
   // takes the 64-column patch-up), for tests and `screen bench bpmax --max-shared-kb`.
   std::size_t max_shared_bytes = 0;
+  // 2: each d1's slabs run in two groups by their query end, the late group on a second stream a d1 behind
+  // the early one, so that one group's blocks fill the SMs the other's last wave leaves idle; 1: all on one
+  // stream (`screen bench bpmax --slab-groups`). The results are the same.
+  int slab_groups = 2;
 };
 
 struct GpuStats {
   std::size_t gpu_pairs = 0;  // pairs scored on the GPU
   std::size_t cpu_pairs = 0;  // pairs too large for the memory budget, scored on the CPU
   int launches = 0;           // kernel launches
-  double kernel_ms = 0;       // device time of the kernels (events), of which:
+  double kernel_ms = 0;       // device time of the kernels (events: each batch's first launch to its last)
+  // The launches' own times by kind, summed (the two slab groups' launches overlap, so these may add up
+  // to more than kernel_ms):
   double single_ms = 0;       //   single-strand tables S1, S2
   double term1_ms = 0;        //   double reduction (base case, terms 1, 2, 3, 6)
   double patch_ms = 0;        //   patch-up (terms 4, 5, 7)
