@@ -172,10 +172,9 @@ class GpuRunner {
     std::vector<int> split(np);
     for (std::size_t k = 0; k < np; ++k) {
       const Band& b = bands[k];
-      auto work_ending_at = [&](int j) {  // k1 steps of the slabs (j - d1, j), d1 < l1
-        long long w = 0;
-        for (int d1 = 1; d1 < b.l1 && d1 <= j; ++d1) w += d1;
-        return w;
+      auto work_ending_at = [&](int j) {  // k1 steps of the slabs (j - d1, j), d1 < l1: 1 + 2 + ... + t
+        const long long t = std::min(b.l1 - 1, j);
+        return t * (t + 1) / 2;
       };
       long long total = 0;
       for (int j = 0; j < b.n; ++j) total += work_ending_at(j);
