@@ -198,7 +198,7 @@ int run_bench(const BenchOptions& o) {
                       st.single_ms / 1e3, st.term1_ms / 1e3, st.patch_ms / 1e3,
                       st.cpu_pairs > 0 ? (o.max_shared_kb > 0 ? "; ran on the CPU: its tables do not fit --max-shared-kb"
                                                                : "; ran on the CPU: its tables do not fit this GPU")
-                      : c.m == 20000 ? "; target <= 0.1 s" : ""));
+                      : c.m == 20000 ? "; kernel issue target <= 0.025 s" : ""));
     }
     if (cpu_rows && o.reference && !o.quick && c.m == 200) {
       bpmax::SiteResult r;
