@@ -10,6 +10,7 @@
 // --fused N,...: split-K slices maxed by finalize (Tuning::fused_slices) by split-K waves, at each n.
 // --cap-products N,...: the panel's blocks-an-SM cap only on diagonals up to a number of tile products, at each n.
 // --panel-streams N,...: the panels on one stream or on two by the diagonal's parity (Tuning::panel_streams), at each n.
+// --fused-uncapped N,...: every split-K slice fused, the panel not capped, both, or neither (the defaults), at each n.
 // --hairpins: fold_gpu_batch over a FASTA set, score only and with tracebacks (checked against the reference).
 // --genome: fold_gpu_long on the one sequence of a FASTA file, score only and with traceback.
 // Exit status 1 if any check fails. Times are printed, never judged.
@@ -414,6 +415,20 @@ void compare_panel_streams(const std::vector<int>& sizes, int reps) {
   compare_variants("the panels on one stream or two", sizes, reps, 84u, v);
 }
 
+// Every split-K slice fused into finalize and the panel's blocks-an-SM cap off, alone and together, against
+// the defaults; two rounds.
+void compare_fused_uncapped(const std::vector<int>& sizes, int reps) {
+  std::vector<Variant> v;
+  for (int round = 0; round < 2; ++round)
+    for (int k = 0; k < 4; ++k) {
+      knl::Tuning t;
+      if (k & 1) t.fused_slices = 1 << 20;
+      if (k & 2) t.panel_blocks_per_sm = 0;
+      v.push_back({t, std::string(k & 1 ? "every slice fused" : "fused up to 16") + (k & 2 ? ", no cap" : ", capped")});
+    }
+  compare_variants("every split-K slice fused, the panel not capped", sizes, reps, 85u, v);
+}
+
 std::vector<int> parse_list(const std::string& s) {
   std::vector<int> v;
   std::stringstream ss(s);
@@ -425,7 +440,7 @@ std::vector<int> parse_list(const std::string& s) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<int> sizes, priority_sizes, occupancy_sizes, fused_sizes, cap_sizes, stream_sizes;
+  std::vector<int> sizes, priority_sizes, occupancy_sizes, fused_sizes, cap_sizes, stream_sizes, fu_sizes;
   std::string hairpins, genome;
   int ops_n = 0, widths_n = 0, waves_n = 0, transcripts = 0, cpu_check_max = 10000, reps = 2;
   for (int a = 1; a < argc; ++a) {
@@ -440,6 +455,7 @@ int main(int argc, char** argv) {
       else if (k == "--fused") fused_sizes = parse_list(v), ++a;
       else if (k == "--cap-products") cap_sizes = parse_list(v), ++a;
       else if (k == "--panel-streams") stream_sizes = parse_list(v), ++a;
+      else if (k == "--fused-uncapped") fu_sizes = parse_list(v), ++a;
       else if (k == "--waves") waves_n = std::stoi(v), ++a;
       else if (k == "--transcripts") transcripts = std::stoi(v), ++a;
       else if (k == "--hairpins") hairpins = v, ++a;
@@ -472,6 +488,7 @@ int main(int argc, char** argv) {
     if (!fused_sizes.empty()) compare_fused(fused_sizes, reps);
     if (!cap_sizes.empty()) compare_cap_products(cap_sizes, reps);
     if (!stream_sizes.empty()) compare_panel_streams(stream_sizes, reps);
+    if (!fu_sizes.empty()) compare_fused_uncapped(fu_sizes, reps);
     if (waves_n > 0) compare_lookahead(waves_n);
     if (waves_n > 0) sweep_waves(waves_n);
     if (!sizes.empty()) time_sizes(sizes, cpu_check_max, reps);

@@ -267,7 +267,8 @@ TEST(NussinovGpu, PastTheSixteenBitBoundRelativeCellsMatchReference) {
 }
 
 // The tiled engine's tables do not depend on how the work is cut: split-K waves, the split-K slices
-// maxed by finalize instead of the reduce kernel, the panel's padding and the schedule give the same
+// maxed by finalize instead of the reduce kernel, the panel's padding, the schedule and the panels on one
+// stream instead of two give the same
 // bytes (and tile bases) as the defaults, in plain 16-bit, relative 16-bit and 32-bit cells.
 TEST(NussinovGpu, TablesDoNotDependOnHowTheWorkIsCut) {
   SCREEN_REQUIRE_GPU();
@@ -322,6 +323,7 @@ TEST(NussinovGpu, TablesDoNotDependOnHowTheWorkIsCut) {
     add("waves 8, every slice fused", [](knl::Tuning& t) { t.split_waves = 8, t.fused_slices = 1 << 20; });
     add("panel not padded", [](knl::Tuning& t) { t.panel_blocks_per_sm = 0; });
     add("one stream", [](knl::Tuning& t) { t.lookahead = false; });
+    add("the panels on one stream", [](knl::Tuning& t) { t.panel_streams = 1; });
     for (const auto& [t, name] : variants) {
       const Tables got = fold(t, f);
       EXPECT_EQ(got.scores, ref.scores) << f.name << ", " << name;
