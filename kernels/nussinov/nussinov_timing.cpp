@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <initializer_list>
 #include <random>
 #include <sstream>
 #include <stdexcept>
@@ -381,38 +382,41 @@ void compare_priority(const std::vector<int>& sizes, int reps) {
   compare_variants("finalize stream priority x split-K waves", sizes, reps, 80u, v);
 }
 
+// One Tuning field set to each value in turn (the rest defaults), labelled by `label(value)`.
+template <class T, class Label>
+std::vector<Variant> one_knob(std::initializer_list<T> values, T knl::Tuning::*field, Label label) {
+  std::vector<Variant> v;
+  for (const T value : values) {
+    knl::Tuning t;
+    t.*field = value;
+    v.push_back({t, label(value)});
+  }
+  return v;
+}
+
 // The panel capped at 3..5 blocks an SM (0: no cap) on every diagonal, finalize priority on.
 void compare_occupancy(const std::vector<int>& sizes, int reps) {
-  std::vector<Variant> v;
-  for (int cap : {0, 4, 5, 0, 4, 5, 3}) {
-    knl::Tuning t;
-    t.panel_blocks_per_sm = cap;
-    v.push_back({t, "blocks/SM " + std::to_string(cap)});
-  }
-  compare_variants("panel capped at N blocks/SM on every diagonal (0: no cap)", sizes, reps, 81u, v);
+  compare_variants("panel capped at N blocks/SM on every diagonal (0: no cap)", sizes, reps, 81u,
+                   one_knob({0, 4, 5, 0, 4, 5, 3}, &knl::Tuning::panel_blocks_per_sm,
+                            [](int cap) { return "blocks/SM " + std::to_string(cap); }));
 }
 
 // The panel's cap of Tuning::panel_blocks_per_sm blocks an SM applied only to diagonals of at most N tile
 // products (tiles x K tiles; 0: never capped), so that larger diagonals run their panel at full occupancy.
 void compare_cap_products(const std::vector<int>& sizes, int reps) {
-  std::vector<Variant> v;
-  for (long long cap : {1LL << 62, 0LL, 2000LL, 8000LL, 20000LL, 1LL << 62}) {
-    knl::Tuning t;
-    t.panel_cap_products = cap;
-    v.push_back({t, "cap up to " + (cap == (1LL << 62) ? std::string("every diagonal") : std::to_string(cap) + " products")});
-  }
-  compare_variants("panel capped only on diagonals of at most N tile products", sizes, reps, 83u, v);
+  compare_variants("panel capped only on diagonals of at most N tile products", sizes, reps, 83u,
+                   one_knob({1LL << 62, 0LL, 2000LL, 8000LL, 20000LL, 1LL << 62}, &knl::Tuning::panel_cap_products,
+                            [](long long cap) {
+                              return "cap up to " + (cap == (1LL << 62) ? std::string("every diagonal")
+                                                                         : std::to_string(cap) + " products");
+                            }));
 }
 
 // The panels of odd and even diagonals on one stream or two (Tuning::panel_streams), alternating.
 void compare_panel_streams(const std::vector<int>& sizes, int reps) {
-  std::vector<Variant> v;
-  for (int streams : {1, 2, 1, 2}) {
-    knl::Tuning t;
-    t.panel_streams = streams;
-    v.push_back({t, "panel streams " + std::to_string(streams)});
-  }
-  compare_variants("the panels on one stream or two", sizes, reps, 84u, v);
+  compare_variants("the panels on one stream or two", sizes, reps, 84u,
+                   one_knob({1, 2, 1, 2}, &knl::Tuning::panel_streams,
+                            [](int streams) { return "panel streams " + std::to_string(streams); }));
 }
 
 // Every split-K slice fused into finalize and the panel's blocks-an-SM cap off, alone and together, against
