@@ -1329,6 +1329,19 @@ std::size_t tiled_bytes(const std::vector<int>& lengths, int cell_bytes, int dev
          pl.prefix_all.size() * sizeof(int) + lengths.size() * (2 * sizeof(std::size_t) + 2 * sizeof(int) + 8) + (1u << 20);
 }
 
+std::size_t tiled_bytes_added(int n, int cell_bytes) {
+  const int nt = tiles_per_side(n);
+  const auto cb = static_cast<std::size_t>(cell_bytes);
+  const std::size_t tiles = tile_count(nt), buffers = g_tuning.lookahead ? 2 : 1;
+  // make_plan's scratch is the largest over diagonals d of total(d) x splits(d) tiles. Where total(d)
+  // reaches the split target, splits is 1 and a sequence adds at most its nt tiles of that diagonal;
+  // below the target, total x splits stays under the target plus total. So a group's scratch is at most
+  // the target plus the sum of its sequences' nt tiles, a buffer.
+  return tiles * T * T * cb + buffers * static_cast<std::size_t>(nt) * T * T * cb + static_cast<std::size_t>(nt) * T +
+         tiles * sizeof(std::int32_t) + static_cast<std::size_t>(nt) * sizeof(int) +
+         (2 * sizeof(std::size_t) + 2 * sizeof(int) + 8);
+}
+
 void tiled_fold(const std::vector<const std::uint8_t*>& seqs, const std::vector<int>& lengths, const Params& p,
                 int cell_bytes, bool keep_tables, GroupOutput& out, int device) {
   out = GroupOutput{};

@@ -81,6 +81,12 @@ void release_large_host_tables();
 
 // Device bytes the tiled engine needs for these lengths (tables, scratch, sequences).
 std::size_t tiled_bytes(const std::vector<int>& lengths, int cell_bytes, int device);
+// About how much tiled_bytes grows when a sequence of n bases, no longer than the group's first, joins a
+// group (its table, its tiles of a diagonal in each scratch buffer, codes, tile bases, indices), for
+// planning groups one sequence at a time. The sum over a group's sequences may fall short of the group's
+// tiled_bytes by at most the split-K target's tiles in each scratch buffer (nussinov.cu): check a group
+// planned this way with tiled_bytes.
+std::size_t tiled_bytes_added(int n, int cell_bytes);
 // Tiled max-plus over the whole GPU, all sequences of the group at once (diagonal by diagonal of tiles).
 void tiled_fold(const std::vector<const std::uint8_t*>& seqs, const std::vector<int>& lengths,
                 const screen::nussinov::Params& p, int cell_bytes, bool keep_tables, GroupOutput& out, int device);

@@ -11,8 +11,10 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "gpu/device_info.hpp"
 #include "kernels/nussinov/nussinov_launch.hpp"
 #include "stages/nussinov/compact.hpp"
+#include "stages/nussinov/cpu.hpp"
 #include "stages/nussinov/cuda.hpp"
 #include "stages/nussinov/reference.hpp"
 #include "stages/nussinov/traceback.hpp"
@@ -177,6 +179,37 @@ TEST(NussinovGpu, LongSequencesMatchReference) {
       EXPECT_TRUE(batch[m].structure == ref[k].structure) << cases[ci].name << " n=" << lens[k] << " batch structure";
       EXPECT_EQ(nu::score_structure(ptrs[k], lens[k], cases[ci].p, lg.structure), ref[k].score);
     }
+  }
+}
+
+// Scores only, a batch whose tables exceed the GPU's free memory by a third: fold_gpu_batch cuts it into
+// groups that fit the GPU. (Before, the grouping counted one of the two scratch buffers, and a group that
+// filled the GPU ran out of memory: 10,484 flagship records of 3,000 to 9,000 nt in `screen bench
+// nussinov --fasta`.)
+TEST(NussinovGpu, MoreTablesThanTheGpuHoldsFoldInGroupsThatFit) {
+  SCREEN_REQUIRE_GPU();
+  const std::size_t free = screen::gpu::list_devices().at(0).free_memory;
+  const int n = 3000;
+  const nu::Params p = make_params(3, 0, 3, 2, 1);
+  const std::size_t count = free / (nu::packed::table_cells(n) * sizeof(std::int16_t)) * 4 / 3 + 1;
+  // A few distinct sequences, repeated: what is tested is the batch's memory, not its variety.
+  constexpr std::size_t kDistinct = 8;
+  std::mt19937 rng(9001u);
+  std::vector<std::vector<std::uint8_t>> distinct;
+  for (std::size_t k = 0; k < kDistinct; ++k) distinct.push_back(random_seq(rng, n));
+  std::vector<const std::uint8_t*> ptrs(count);
+  std::vector<int> lens(count, n);
+  for (std::size_t k = 0; k < count; ++k) ptrs[k] = distinct[k % kDistinct].data();
+  std::vector<nu::FoldResult> out;
+  ASSERT_NO_THROW(out = nu::fold_gpu_batch(ptrs, lens, p, false)) << count << " sequences of " << n << " nt";
+  ASSERT_EQ(out.size(), count);
+  for (std::size_t k = 0; k < kDistinct; ++k) {
+    const long long ref = nu::fold_cpu(distinct[k].data(), n, p, false).score;
+    for (std::size_t j = k; j < count; j += kDistinct)
+      if (out[j].score != ref) {
+        ADD_FAILURE() << "sequence " << j << ": GPU " << out[j].score << ", CPU " << ref;
+        break;
+      }
   }
 }
 

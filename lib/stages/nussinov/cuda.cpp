@@ -204,25 +204,26 @@ std::vector<FoldResult> fold_gpu_batch(const std::vector<const std::uint8_t*>& s
           "Nussinov on the GPU: sequence {} ({} nt) needs {:.2f} GiB of GPU memory ({}-bit cells), but GPU {} has "
           "{:.2f} GiB free to use; fold it on the CPU or on a larger GPU",
           large[pos] + 1, n0, gib(need0), cb * 8, device, gib(budget)));
-    // Table bytes grow by one sequence at a time; the scratch and the rest are bounded by need0's
-    // overheads plus a margin per added sequence, so plan with the exact estimate every 64 additions.
-    std::size_t end = pos + 1, host = with_traceback ? table_bytes(n0, cb) : 0;
-    std::size_t tab = table_bytes(n0, cb);
-    std::size_t overhead = need0 - tab;
+    // Device bytes grow by at most tiled_bytes_added a sequence (its table, its share of the two scratch
+    // buffers, codes, bases, indices); the group is then checked with the exact estimate. (Before, the
+    // margin counted one scratch buffer of two: a group that filled the GPU, 10,484 records of 3,000 to
+    // 9,000 nt folded for scores only, ran out of memory.)
+    std::size_t end = pos + 1, host = with_traceback ? table_bytes(n0, cb) : 0, need = need0;
     while (end < large.size()) {
       const int n = lengths[static_cast<std::size_t>(large[end])];
       if (knl::cell_bytes_for(n, p) != cb) break;  // narrower cells from here: a group of their own
       if (knl::relative_cells(n, cb, p) != rel) break;  // plain 16-bit cells from here (no bases to read)
-      const std::size_t t = table_bytes(n, cb);
-      const std::size_t extra = static_cast<std::size_t>(knl::tiles_per_side(n)) * knl::kTile * knl::kTile *
-                                    static_cast<std::size_t>(cb) +
-                                static_cast<std::size_t>(n) + 1024;  // scratch tiles, codes, indices
-      if (tab + t + overhead + extra > budget) break;
+      const std::size_t grow = knl::tiled_bytes_added(n, cb), t = table_bytes(n, cb);
+      if (need + grow > budget) break;
       if (with_traceback && host + t > kHostTableBudget) break;
-      tab += t;
-      overhead += extra;
+      need += grow;
       host += with_traceback ? t : 0;
+      gl.push_back(n);
       ++end;
+    }
+    while (end > pos + 1 && knl::tiled_bytes(gl, cb, device) > budget) {  // the scratch's split target (above)
+      gl.pop_back();
+      --end;
     }
     std::vector<int> group(large.begin() + static_cast<std::ptrdiff_t>(pos), large.begin() + static_cast<std::ptrdiff_t>(end));
     run_group(false, seqs, lengths, group, p, cb, with_traceback, out, device);
