@@ -40,9 +40,11 @@ __device__ __forceinline__ unsigned half_pair(int lo, int hi) {
 // so every 16-byte load of a warp is conflict-free): A then B.
 template <Form F>
 struct Layout {
-  static constexpr int kAUnits = (F == Form::fused16 || F == Form::fused32) ? 2 : 1;  // uint4 per thread per slot
-  static constexpr int kBUnits = F == Form::fused32 ? 2 : 1;
-  static constexpr int kWords = F == Form::fused32 ? 8 : 4;  // accumulator words of a tile row
+  static constexpr bool kLean = F == Form::lean16 || F == Form::wide16;  // constant slot offsets, kThreads threads
+  static constexpr bool kSplatA = F == Form::fused16 || kLean;           // A stored splatted, 16-bit pairs
+  static constexpr int kAUnits = (kSplatA || F == Form::fused32) ? 2 : 1;  // uint4 per thread per slot
+  static constexpr int kBUnits = (F == Form::fused32 || F == Form::wide16) ? 2 : 1;
+  static constexpr int kWords = (F == Form::fused32 || F == Form::wide16) ? 8 : 4;  // accumulator words of a tile row
 };
 
 // kBound, kMinBlocks: the launch bounds (the default shape's are the double reduction's). A block of more
@@ -52,7 +54,8 @@ __global__ void __launch_bounds__(kBound, kMinBlocks)
     ceiling_kernel(const int* a, const int* b, const int* init, int steps, int* tiles, unsigned* checksums) {
   using L = Layout<F>;
   extern __shared__ __align__(16) uint4 smem[];
-  const int t = threadIdx.x, nt = blockDim.x, tin = t % kThreads;
+  // The lean forms' blocks have kThreads threads (check_shape), so that every slot's offset is a constant.
+  const int t = threadIdx.x, nt = L::kLean ? kThreads : static_cast<int>(blockDim.x), tin = t % kThreads;
   uint4* const as = smem;                            // [slot][unit][thread]
   uint4* const bs = smem + kSlots * L::kAUnits * nt;  // [slot][unit][thread]
   // Operands into their form (the kernels store them so before their loops).
@@ -61,9 +64,9 @@ __global__ void __launch_bounds__(kBound, kMinBlocks)
     const int* bv = b + (s * kThreads + tin) * kMt;
     unsigned aw[8], bw[8];
     for (int k = 0; k < 8; ++k) {
-      if constexpr (F == Form::fused16) {
+      if constexpr (L::kSplatA) {
         aw[k] = pack16(av[k], av[k]);
-        if (k < 4) bw[k] = pack16(bv[2 * k], bv[2 * k + 1]);
+        bw[k] = pack16(bv[2 * (k & 3)], bv[2 * (k & 3) + 1]);  // wide16's columns 8 .. 15: 0 .. 7 again
       } else if constexpr (F == Form::fused32) {
         aw[k] = static_cast<unsigned>(av[k]);
         bw[k] = static_cast<unsigned>(bv[k]);
@@ -87,7 +90,7 @@ __global__ void __launch_bounds__(kBound, kMinBlocks)
       else if constexpr (F == Form::half_max3)
         acc[r][w] = pack16(kHalfBias + iv[r * kMt + 2 * w], kHalfBias + iv[r * kMt + 2 * w + 1]);
       else
-        acc[r][w] = pack16(iv[r * kMt + 2 * w], iv[r * kMt + 2 * w + 1]);
+        acc[r][w] = pack16(iv[r * kMt + 2 * (w & 3)], iv[r * kMt + 2 * (w & 3) + 1]);
     }
   __syncthreads();
 
@@ -112,32 +115,47 @@ __global__ void __launch_bounds__(kBound, kMinBlocks)
     return o;
   };
   // Two steps a pair, two pairs an iteration; the slots move with the step, so no load leaves the loop.
-#pragma unroll 1
-  for (int i = 0; i < steps; i += 4) {
+  // The lean forms: every slot once a round, each at a constant offset, then the last four steps.
+  auto pair = [&](int s) {
+    const Step p = load(s), q = load(s + 1);
 #pragma unroll
-    for (int h = 0; h < 4; h += 2) {
-      const Step p = load((i + h) & (kSlots - 1)), q = load((i + h + 1) & (kSlots - 1));
+    for (int r = 0; r < kMt; ++r) {
 #pragma unroll
-      for (int r = 0; r < kMt; ++r) {
-#pragma unroll
-        for (int w = 0; w < L::kWords; ++w) {
-          if constexpr (F == Form::fused16) {
-            acc[r][w] = __viaddmax_s16x2(p.a[r], p.b[w], acc[r][w]);
-            acc[r][w] = __viaddmax_s16x2(q.a[r], q.b[w], acc[r][w]);
-          } else if constexpr (F == Form::fused32) {
-            acc[r][w] = static_cast<unsigned>(__viaddmax_s32(static_cast<int>(p.a[r]), static_cast<int>(p.b[w]), static_cast<int>(acc[r][w])));
-            acc[r][w] = static_cast<unsigned>(__viaddmax_s32(static_cast<int>(q.a[r]), static_cast<int>(q.b[w]), static_cast<int>(acc[r][w])));
-          } else if constexpr (F == Form::splat16) {
-            const unsigned sel = (r & 1) ? 0x3232u : 0x1010u;
-            acc[r][w] = __viaddmax_s16x2(__byte_perm(p.a[r >> 1], 0, sel), p.b[w], acc[r][w]);
-            acc[r][w] = __viaddmax_s16x2(__byte_perm(q.a[r >> 1], 0, sel), q.b[w], acc[r][w]);
-          } else {
-            const __half2 x = as_half2(p.a[r >> 1]), y = as_half2(q.a[r >> 1]);
-            const __half2 ap = (r & 1) ? __high2half2(x) : __low2half2(x), aq = (r & 1) ? __high2half2(y) : __low2half2(y);
-            acc[r][w] = __vimax3_s16x2(acc[r][w], half_bits(__hadd2(ap, as_half2(p.b[w]))), half_bits(__hadd2(aq, as_half2(q.b[w]))));
-          }
+      for (int w = 0; w < L::kWords; ++w) {
+        if constexpr (L::kSplatA) {
+          acc[r][w] = __viaddmax_s16x2(p.a[r], p.b[w], acc[r][w]);
+          acc[r][w] = __viaddmax_s16x2(q.a[r], q.b[w], acc[r][w]);
+        } else if constexpr (F == Form::fused32) {
+          acc[r][w] = static_cast<unsigned>(__viaddmax_s32(static_cast<int>(p.a[r]), static_cast<int>(p.b[w]), static_cast<int>(acc[r][w])));
+          acc[r][w] = static_cast<unsigned>(__viaddmax_s32(static_cast<int>(q.a[r]), static_cast<int>(q.b[w]), static_cast<int>(acc[r][w])));
+        } else if constexpr (F == Form::splat16) {
+          const unsigned sel = (r & 1) ? 0x3232u : 0x1010u;
+          acc[r][w] = __viaddmax_s16x2(__byte_perm(p.a[r >> 1], 0, sel), p.b[w], acc[r][w]);
+          acc[r][w] = __viaddmax_s16x2(__byte_perm(q.a[r >> 1], 0, sel), q.b[w], acc[r][w]);
+        } else {
+          const __half2 x = as_half2(p.a[r >> 1]), y = as_half2(q.a[r >> 1]);
+          const __half2 ap = (r & 1) ? __high2half2(x) : __low2half2(x), aq = (r & 1) ? __high2half2(y) : __low2half2(y);
+          acc[r][w] = __vimax3_s16x2(acc[r][w], half_bits(__hadd2(ap, as_half2(p.b[w]))), half_bits(__hadd2(aq, as_half2(q.b[w]))));
         }
       }
+    }
+  };
+  if constexpr (L::kLean) {
+    const int rounds = steps / kSlots;
+#pragma unroll 1
+    for (int i = 0; i < rounds; ++i) {
+#pragma unroll
+      for (int s = 0; s < kSlots; s += 2) pair(s);
+    }
+    if (steps % kSlots != 0) {
+#pragma unroll
+      for (int s = 0; s < 4; s += 2) pair(s);
+    }
+  } else {
+#pragma unroll 1
+    for (int i = 0; i < steps; i += 4) {
+#pragma unroll
+      for (int h = 0; h < 4; h += 2) pair((i + h) & (kSlots - 1));
     }
   }
   // Every cell (full tiles wanted) or a checksum (timing: keeps the loop's results live).
@@ -149,6 +167,12 @@ __global__ void __launch_bounds__(kBound, kMinBlocks)
       for (int w = 0; w < L::kWords; ++w) {
         if constexpr (F == Form::fused32) {
           out[r * kMt + w] = static_cast<int>(acc[r][w]);
+        } else if constexpr (F == Form::wide16) {
+          if (w < 4) {
+            const bool same = acc[r][w] == acc[r][w + 4];
+            out[r * kMt + 2 * w] = same ? lo16(acc[r][w]) : -1;
+            out[r * kMt + 2 * w + 1] = same ? hi16(acc[r][w]) : -1;
+          }
         } else {
           const int bias = F == Form::half_max3 ? static_cast<int>(kHalfBias) : 0;
           out[r * kMt + 2 * w] = lo16(acc[r][w]) - bias;
@@ -172,6 +196,8 @@ void by_form(Form f, G g) {
     case Form::fused32: return g(std::integral_constant<Form, Form::fused32>{});
     case Form::splat16: return g(std::integral_constant<Form, Form::splat16>{});
     case Form::half_max3: return g(std::integral_constant<Form, Form::half_max3>{});
+    case Form::lean16: return g(std::integral_constant<Form, Form::lean16>{});
+    case Form::wide16: return g(std::integral_constant<Form, Form::wide16>{});
   }
   throw UsageError("ceiling: unknown form");
 }
@@ -202,8 +228,10 @@ int shared_bytes(const Shape& shape) { return (kSharedPerSm / shape.blocks_per_s
 
 void check_shape(Form f, const Shape& shape) {
   if (shape.blocks_per_sm < 1 || shape.blocks_per_sm > 4 || shape.threads < 32 || shape.threads % 32 != 0 ||
-      shape.threads > kMaxThreads || (shape.threads > kThreads && f != Form::fused16))
-    throw UsageError("ceiling: a shape of 1 to 4 blocks a multiprocessor of 32 to 256 threads (over 128: fused16 only)");
+      shape.threads > kMaxThreads || (shape.threads > kThreads && f != Form::fused16) ||
+      ((f == Form::lean16 || f == Form::wide16) && shape.threads != kThreads))
+    throw UsageError("ceiling: a shape of 1 to 4 blocks a multiprocessor of 32 to 256 threads (over 128: fused16 only; "
+                     "lean16 and wide16: 128)");
 }
 
 void launch(Form f, const DeviceInputs& d, const Shape& shape, int blocks, int steps, int* tiles, unsigned* checksums,
@@ -235,6 +263,8 @@ std::string form_name(Form f) {
     case Form::fused32: return "fused add-max, 32-bit";
     case Form::splat16: return "fused add-max, 16-bit, A splatted in the loop";
     case Form::half_max3: return "half adds + 3-way 16-bit max";
+    case Form::lean16: return "fused16, constant slot offsets";
+    case Form::wide16: return "fused16, constant offsets, 8 x 16 tile";
   }
   return "?";
 }
@@ -243,7 +273,9 @@ std::vector<Shape> occupancy_shapes() {
   return {Shape{1, 128}, Shape{2, 128}, Shape{1, 256}, Shape{2, 192}, Shape{3, 128}, Shape{4, 128}};
 }
 
-std::vector<Form> all_forms() { return {Form::fused16, Form::fused32, Form::splat16, Form::half_max3}; }
+std::vector<Form> all_forms() {
+  return {Form::fused16, Form::fused32, Form::splat16, Form::half_max3, Form::lean16, Form::wide16};
+}
 
 Inputs make_inputs(std::uint32_t seed) {
   std::mt19937 rng(seed);
@@ -344,7 +376,7 @@ Timing time_form(Form f, int device, int steps, int reps, int waves, const Shape
     const double s = events.ms() / 1000.0;
     if (k == 0 || s < out.seconds) out.seconds = s;
   }
-  out.updates = static_cast<double>(blocks) * shape.threads * steps * kTileCells;
+  out.updates = static_cast<double>(blocks) * shape.threads * steps * kTileCells * (f == Form::wide16 ? 2 : 1);
   out.updates_per_s = out.updates / out.seconds;
   return out;
 }

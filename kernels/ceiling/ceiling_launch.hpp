@@ -20,12 +20,17 @@ enum class Form {
   half_max3,  // 16-bit cells as half floats: two half adds (A packed, splatted by the operand's
               // half select, free) and one three-way 16-bit max (__vimax3_s16x2) per two steps of
               // two cells; exact for integers whose sums stay below 1,024 (biased into [1024, 2048))
+  lean16,     // fused16 with every slot's address a constant offset (the loop unrolled over the slots):
+              // no address arithmetic in the loop, the step's instructions alone
+  wide16,     // lean16 with an 8 x 16 micro-tile (B's 16 values in two 16-byte loads): a third fewer
+              // shared loads per update; its columns 8 .. 15 repeat 0 .. 7 from their own storage
 };
 
 std::string form_name(Form f);
 std::vector<Form> all_forms();
 
-// Cells of one thread's micro-tile, and threads of a block.
+// Cells of one thread's micro-tile (wide16: twice as many, checked as two copies of one), and threads of
+// a block (lean16 and wide16: exactly this many).
 constexpr int kTileCells = 64;
 constexpr int kThreads = 128;
 // The step's operands cycle through this many slots (shared memory); values are in [0, kMaxValue].
@@ -57,7 +62,7 @@ struct Shape {
 // The shapes of the bench's occupancy table: 1 to 4 warps a scheduler.
 std::vector<Shape> occupancy_shapes();
 
-// Times `reps` launches of `steps` steps (a multiple of 4) in every thread of shape.blocks_per_sm * waves
+// Times `reps` launches of `steps` steps in every thread of shape.blocks_per_sm * waves
 // blocks per multiprocessor, after one launch to warm up.
 Timing time_form(Form f, int device, int steps, int reps, int waves = 8, const Shape& shape = Shape{});
 
@@ -66,7 +71,7 @@ Timing time_form(Form f, int device, int steps, int reps, int waves = 8, const S
 int resident_blocks(Form f, const Shape& shape, int device);
 
 // The final tiles of every thread of block 0 and of the last of `blocks` blocks of `shape` after `steps`
-// steps (a multiple of 4) from `in` ([block][thread][cell], 2 x shape.threads x kTileCells values), for
+// steps (a multiple of 4) from `in` (wide16: a cell whose two copies differ comes back as -1) ([block][thread][cell], 2 x shape.threads x kTileCells values), for
 // checking the forms against the CPU.
 std::vector<int> final_tiles(Form f, const Inputs& in, int device, int steps, int blocks, const Shape& shape = Shape{});
 

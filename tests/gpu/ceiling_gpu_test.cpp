@@ -36,6 +36,7 @@ TEST(GpuCeiling, EveryShapeRunsAsAskedAndGivesTheTilesOfTheCpu) {
           << shape.blocks_per_sm << " x " << shape.threads << ", " << steps << " steps";
   }
   EXPECT_THROW(kc::resident_blocks(kc::Form::fused32, kc::Shape{1, 256}, 0), screen::UsageError);
+  EXPECT_THROW(kc::resident_blocks(kc::Form::wide16, kc::Shape{2, 64}, 0), screen::UsageError);  // constant offsets: 128 threads
   EXPECT_THROW(kc::resident_blocks(kc::Form::fused16, kc::Shape{5, 128}, 0), screen::UsageError);
 }
 
