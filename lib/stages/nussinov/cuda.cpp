@@ -204,10 +204,8 @@ std::vector<FoldResult> fold_gpu_batch(const std::vector<const std::uint8_t*>& s
           "Nussinov on the GPU: sequence {} ({} nt) needs {:.2f} GiB of GPU memory ({}-bit cells), but GPU {} has "
           "{:.2f} GiB free to use; fold it on the CPU or on a larger GPU",
           large[pos] + 1, n0, gib(need0), cb * 8, device, gib(budget)));
-    // Device bytes grow by at most tiled_bytes_added a sequence (its table, its share of the two scratch
-    // buffers, codes, bases, indices); the group is then checked with the exact estimate. (Before, the
-    // margin counted one scratch buffer of two: a group that filled the GPU, 10,484 records of 3,000 to
-    // 9,000 nt folded for scores only, ran out of memory.)
+    // Device bytes grow by about tiled_bytes_added a sequence (its table, its share of both scratch
+    // buffers, codes, bases, indices); the group is then checked with the exact estimate.
     std::size_t end = pos + 1, host = with_traceback ? table_bytes(n0, cb) : 0, need = need0;
     while (end < large.size()) {
       const int n = lengths[static_cast<std::size_t>(large[end])];
@@ -221,7 +219,7 @@ std::vector<FoldResult> fold_gpu_batch(const std::vector<const std::uint8_t*>& s
       gl.push_back(n);
       ++end;
     }
-    while (end > pos + 1 && knl::tiled_bytes(gl, cb, device) > budget) {  // the scratch's split target (above)
+    while (end > pos + 1 && knl::tiled_bytes(gl, cb, device) > budget) {  // the scratch's split target (tiled_bytes_added)
       gl.pop_back();
       --end;
     }
