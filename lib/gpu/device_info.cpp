@@ -81,6 +81,14 @@ std::string no_gpu_reason() { return "this screen was built without CUDA (-DSCRE
 std::vector<DeviceInfo> list_devices() { return {}; }
 #endif
 
+std::size_t planning_budget(std::size_t usable, std::size_t total, double fraction, std::size_t cap) {
+  const std::size_t reserve = std::max<std::size_t>(std::size_t{256} << 20, total / 50);
+  const double share = std::clamp(fraction, 0.0, 1.0) * static_cast<double>(usable);
+  std::size_t budget = std::min(static_cast<std::size_t>(share), usable > reserve ? usable - reserve : 0);
+  if (cap > 0) budget = std::min(budget, cap);
+  return budget;
+}
+
 BackgroundInit::~BackgroundInit() {
   if (thread_.joinable()) thread_.join();
 }

@@ -28,6 +28,13 @@ std::string no_gpu_reason();
 
 std::vector<DeviceInfo> list_devices();
 
+// The device bytes a stage may plan its buffers for: `fraction` (resources.gpu_memory_fraction, clamped
+// to [0, 1]) of `usable` (the GPU's free memory plus buffers the caller keeps and would reuse), at most
+// `cap` (0: none), and never the last max(256 MiB, 2% of `total`) of `usable`. A planner counts its large
+// buffers, not the small ones beside them, CUDA's rounding of each allocation or the runtime's own use,
+// so even a fraction of 1 must leave room for those.
+std::size_t planning_budget(std::size_t usable, std::size_t total, double fraction, std::size_t cap = 0);
+
 // Starts the CUDA runtime and the given GPUs' contexts (all GPUs: an empty list) on a thread of its
 // own, so that their start-up (a few tenths of a second) overlaps the caller's reading of inputs;
 // the destructor waits for it. Errors are left for the caller's own CUDA calls to report.

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "gpu/device_info.hpp"
 #include "gpu_test_util.hpp"
 #include "stages/bpmax/cpu.hpp"
 #include "stages/bpmax/cuda.hpp"
@@ -470,6 +471,38 @@ TEST(BpmaxGpu, PairsOverTheMemoryBudgetGoToTheCpu) {
   for (std::size_t k = 0; k < pairs.size(); ++k) expect_same_site(want[k].site, got[k].site, std::to_string(k));
   EXPECT_EQ(stats.gpu_pairs, 3u);
   EXPECT_EQ(stats.cpu_pairs, 3u);
+}
+
+// resources.gpu_memory_fraction 1 and more pairs than the GPU holds: the batches' tables leave room for the
+// buffers beside them (codes, descriptors, work lists, sites), so nothing runs out of memory, and every site
+// equals the site of the same pair scored alone.
+TEST(BpmaxGpu, AWholeGpuMemoryFractionLeavesRoomBesideTheTables) {
+  SCREEN_REQUIRE_GPU();
+  Params p;
+  p.target_window = 128;
+  const int n = 23, m = 5000;
+  const std::size_t usable = gpu::list_devices().at(0).free_memory;
+  const std::size_t count = usable / gpu_table_bytes(n, m, p) * 5 / 4 + 1;  // two batches, the first full
+  std::mt19937 rng(1130);
+  constexpr std::size_t kDistinct = 4;
+  std::vector<Case> distinct;
+  for (std::size_t k = 0; k < kDistinct; ++k)
+    distinct.push_back({test::codes(test::random_letters(rng, n)), test::codes(test::random_letters(rng, m))});
+  std::vector<Case> cases;
+  for (std::size_t k = 0; k < count; ++k) cases.push_back(distinct[k % kDistinct]);
+  GpuOptions whole;
+  whole.memory_fraction = 1.0;
+  GpuStats stats;
+  std::vector<PairResult> got;
+  ASSERT_NO_THROW(got = interact_pairs_gpu(inputs(cases), p, TracebackMode::none(), whole, &stats)) << count << " pairs";
+  EXPECT_EQ(stats.gpu_pairs, count);
+  const auto alone = interact_pairs_gpu(inputs(distinct), p, TracebackMode::none(), GpuOptions{});
+  for (std::size_t k = 0; k < count; ++k)
+    if (got[k].site.score != alone[k % kDistinct].site.score || got[k].site.site_i2 != alone[k % kDistinct].site.site_i2) {
+      ADD_FAILURE() << "pair " << k << ": score " << got[k].site.score << " at " << got[k].site.site_i2 << ", alone "
+                    << alone[k % kDistinct].site.score << " at " << alone[k % kDistinct].site.site_i2;
+      break;
+    }
 }
 
 }  // namespace

@@ -356,9 +356,10 @@ GpuScores score_pairs_gpu(const std::vector<PairInput>& pairs, const Params& p, 
   }
   std::size_t free_bytes = 0, total_bytes = 0;
   CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-  const double fraction = std::clamp(options.memory_fraction, 0.05, 1.0);
-  std::size_t budget = static_cast<std::size_t>(static_cast<double>(free_bytes + runner->bytes()) * fraction);
-  if (options.max_bytes > 0) budget = std::min(budget, options.max_bytes);
+  // Beside its F and S tables a batch allocates codes, descriptors, work lists and sites: planning_budget
+  // keeps a reserve for them however large the fraction.
+  const std::size_t budget = gpu::planning_budget(free_bytes + runner->bytes(), total_bytes,
+                                                  std::clamp(options.memory_fraction, 0.05, 1.0), options.max_bytes);
   const std::size_t device_shared = kb::max_shared_bytes(options.device);
   const std::size_t max_shared =
       options.max_shared_bytes > 0 ? std::min(options.max_shared_bytes, device_shared) : device_shared;

@@ -169,7 +169,7 @@ GpuScanner::GpuScanner(const SeqView* queries, std::size_t n_queries, const SeqV
   for (auto& slot : m.slots) slot = std::make_unique<Slot>();
   std::size_t free_bytes = 0, total_bytes = 0;
   CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-  m.budget = static_cast<std::size_t>(options.memory_fraction * static_cast<double>(free_bytes));
+  m.budget = gpu::planning_budget(free_bytes, total_bytes, options.memory_fraction);
 
   // Queries: codes, lengths, warm-ups, grouped by row variant.
   std::vector<std::uint8_t> qcodes;

@@ -33,14 +33,12 @@ void require_device(int device) {
     throw ResourceError(fmt::format("Nussinov on the GPU: no GPU {} (this machine has {})", device, count));
 }
 
-// Free device memory this path may use: what cudaMemGetInfo reports, less a reserve for the
-// runtime and other users (256 MiB or 2% of the card, whichever is larger).
+// Free device memory this path may use: what cudaMemGetInfo reports, less planning_budget's reserve.
 std::size_t device_budget(int device) {
   CUDA_CHECK(cudaSetDevice(device));
   std::size_t free = 0, total = 0;
   CUDA_CHECK(cudaMemGetInfo(&free, &total));
-  const std::size_t reserve = std::max<std::size_t>(std::size_t{256} << 20, total / 50);
-  return free > reserve ? free - reserve : 0;
+  return gpu::planning_budget(free, total, 1.0);
 }
 
 double gib(std::size_t b) { return static_cast<double>(b) / static_cast<double>(std::size_t{1} << 30); }
