@@ -211,7 +211,7 @@ __device__ inline SlabTile slab_tile(const BatchView& b, const std::int64_t* pre
   const int p = find_pair(prefix, b.npairs, item);
   SlabTile t;
   t.pd = b.pairs[p];
-  const int tiles = (t.pd.m + width - 1) / width;
+  const int tiles = tiles_across(t.pd.m, width);
   const std::int64_t local = item - prefix[p];
   t.i1 = static_cast<int>(prefix[b.npairs + 1 + p] + local / tiles);
   t.i0 = static_cast<int>(local % tiles) * width;

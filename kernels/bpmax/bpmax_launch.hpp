@@ -27,6 +27,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "common/host_device.hpp"
 #include "common/pair_weights.hpp"
 
 namespace screen::kernels::bpmax {
@@ -80,6 +81,9 @@ struct BatchView {
 // i1 of its first slab in the list (a list may hold a range of a pair's slabs: the host runs slabs by their
 // query end in two groups on two streams, lib/stages/bpmax/cuda.cpp).
 int term1_tile_width();
+// Tiles `width` columns wide across a strand of n bases: the work items of one slab (or strand), counted
+// the same way by the host's work lists and the kernels' decoding of them.
+SCREEN_HD constexpr int tiles_across(int n, int width) { return (n + width - 1) / width; }
 // Whether the double reduction's blocks have room for A's landing buffer (17 KB at W2 = 128) on a device
 // with max_shared bytes of shared memory per block: then A's next rows land during the products, else the
 // block reads them from global memory (GPUs with 99 KB a block).

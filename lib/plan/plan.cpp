@@ -64,8 +64,8 @@ double cost_per_unit(StageKind stage) {
 //                      first 4,000 records at 34cd9aa (9.29e12, scores and sites; the kernels of 045ce67
 //                      time the same). `traceback: top` adds no GPU time: the tracebacks run beside it. With the Nussinov rate
 //                      above, the whole flagship job estimates 865 s (956 s with 1.8e13); it ran in
-//                      865.6-875.6 s (045ce67, f007eed; README) before the panel streams, which take about
-//                      20 s off its Nussinov stage. (8e12 from Session 15 to 19,
+//                      853.7 s with the panel streams and the slab groups (eada7e3, README), 865.6-875.6 s
+//                      before them (045ce67, f007eed). (8e12 from Session 15 to 19,
 //                      the whole set at a7490fb; 5.2e12 before: the Session 8 kernels.)
 double throughput(StageKind stage, DeviceKind kind) {
   const bool gpu = kind == DeviceKind::gpu;

@@ -155,11 +155,12 @@ class GpuRunner {
 
     // Work lists: prefix counts per pair (strand) for every launch.
     const int t1 = kb::term1_tile_width(), tp = kb::patch_tile_width(max_l2, plan.wide, max_shared), ts = kb::single_tile_width();
-    std::vector<std::int64_t> prefix;  // [single: 2 np + 1][per d1: term1 np + 1, patch np + 1]
+    // [single: 2 np + 1][per d1, early then late group: term1 2 np + 1, patch 2 np + 1 (add_list, below)]
+    std::vector<std::int64_t> prefix;
     prefix.push_back(0);
     for (std::size_t k = 0; k < np; ++k) {
-      prefix.push_back(prefix.back() + (bands[k].n + ts - 1) / ts);
-      prefix.push_back(prefix.back() + (bands[k].m + ts - 1) / ts);
+      prefix.push_back(prefix.back() + kb::tiles_across(bands[k].n, ts));
+      prefix.push_back(prefix.back() + kb::tiles_across(bands[k].m, ts));
     }
     const std::int64_t single_items = prefix.back();
     // The slabs of each d1 in two groups by their query end j1 = i1 + d1: the early group (j1 < split, a
@@ -198,7 +199,7 @@ class GpuRunner {
         const int early = std::clamp(split[k] - d1, 0, slabs);            // i1 + d1 < split
         const int lo = late ? early : 0, hi = late ? slabs : early;
         first[k] = lo;
-        prefix.push_back(prefix.back() + static_cast<std::int64_t>(hi - lo) * ((b.m + width - 1) / width));
+        prefix.push_back(prefix.back() + static_cast<std::int64_t>(hi - lo) * kb::tiles_across(b.m, width));
       }
       items = prefix.back();
       prefix.insert(prefix.end(), first.begin(), first.end());
