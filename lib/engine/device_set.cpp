@@ -33,18 +33,33 @@ std::vector<int> gpu_ids(const manifest::Resources& r) {
   switch (r.devices) {
     case manifest::DeviceMode::cpu: return {};
     case manifest::DeviceMode::automatic: {
-      if (!gpu::built_with_cuda() || gpu::gpu_count() == 0) {
-        spdlog::info("resources.devices is auto and no GPU is usable ({}); running on the CPU", gpu::no_gpu_reason());
+      const int usable = gpu::gpu_count(), present = gpu::cuda_device_count();
+      if (!gpu::built_with_cuda() || usable == 0) {
+        // A GPU this build has no code for is worth a warning: the run will take the CPU's time.
+        if (present > 0)
+          spdlog::warn("resources.devices is auto and no GPU is usable ({}); running on the CPU", gpu::no_gpu_reason());
+        else
+          spdlog::info("resources.devices is auto and no GPU is usable ({}); running on the CPU", gpu::no_gpu_reason());
         return {};
       }
-      std::vector<int> ids(static_cast<std::size_t>(gpu::gpu_count()));
+      if (usable < present)
+        spdlog::warn("resources.devices is auto: GPUs {} to {} are left out ({}); CUDA_VISIBLE_DEVICES chooses others",
+                     usable, present - 1, gpu::gpu_unusable_reason(usable));
+      std::vector<int> ids(static_cast<std::size_t>(usable));
       for (std::size_t k = 0; k < ids.size(); ++k) ids[k] = static_cast<int>(k);
       return ids;
     }
     case manifest::DeviceMode::gpus: {
       if (r.gpu_ids.empty()) throw ResourceError("resources.devices lists no GPU");
-      const int count = gpu::gpu_count();
+      const int count = gpu::gpu_count(), present = gpu::cuda_device_count();
       for (const int id : r.gpu_ids) {
+        if (id >= count && id < present) {
+          const std::string own = gpu::gpu_unusable_reason(id);
+          throw ResourceError(own.empty() ? fmt::format("resources.devices: GPU {} could run this build, but GPU {} before it "
+                                                        "cannot ({}); CUDA_VISIBLE_DEVICES={} shows it alone, as GPU 0",
+                                                        id, count, gpu::gpu_unusable_reason(count), id)
+                                          : fmt::format("resources.devices: GPU {} is not usable: {}", id, own));
+        }
         if (id < 0 || id >= count)
           throw ResourceError(count == 0 ? fmt::format("resources.devices: GPU {} is not usable: {}", id,
                                                        gpu::no_gpu_reason())

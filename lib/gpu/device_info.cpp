@@ -1,6 +1,10 @@
 #include "gpu/device_info.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+
+#include "gpu/architectures.hpp"
 
 #if SCREEN_HAVE_CUDA
 #include <cuda_runtime.h>
@@ -32,9 +36,31 @@ cudaError_t query_count(int* count) {
 }
 }  // namespace
 
-int gpu_count() {
+int cuda_device_count() {
   int count = 0;
   query_count(&count);
+  return count;
+}
+
+std::string gpu_unusable_reason(int device) {
+  int major = 0, minor = 0;
+  if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) != cudaSuccess) {
+    (void)cudaGetLastError();
+    return fmt::format("GPU {} cannot be queried", device);
+  }
+  const std::string why = architecture_mismatch(major, minor, built_architectures());
+  if (why.empty()) return "";
+  cudaDeviceProp prop{};
+  const bool named = cudaGetDeviceProperties(&prop, device) == cudaSuccess;
+  if (!named) (void)cudaGetLastError();
+  return fmt::format("GPU {}{} has {}", device, named ? fmt::format(" ({})", prop.name) : std::string(), why);
+}
+
+int gpu_count() {
+  const int count = cuda_device_count();
+  for (int d = 0; d < count; ++d)
+    if (!gpu_unusable_reason(d).empty()) return d;
   return count;
 }
 
@@ -43,6 +69,7 @@ std::string no_gpu_reason() {
   cudaError_t err = query_count(&count);
   if (err != cudaSuccess) return std::string("no usable GPU: ") + cudaGetErrorString(err);
   if (count == 0) return "no GPU found";
+  if (gpu_count() == 0) return gpu_unusable_reason(0);
   return "";
 }
 
@@ -76,7 +103,9 @@ BackgroundInit::BackgroundInit(std::vector<int> gpus)
       }) {}
 #else
 BackgroundInit::BackgroundInit(std::vector<int>) {}
+int cuda_device_count() { return 0; }
 int gpu_count() { return 0; }
+std::string gpu_unusable_reason(int) { return "this screen was built without CUDA (-DSCREEN_CUDA=OFF or no nvcc)"; }
 std::string no_gpu_reason() { return "this screen was built without CUDA (-DSCREEN_CUDA=OFF or no nvcc)"; }
 std::vector<DeviceInfo> list_devices() { return {}; }
 #endif

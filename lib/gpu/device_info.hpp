@@ -20,10 +20,20 @@ struct DeviceInfo {
 // True when this build has the CUDA paths compiled in.
 bool built_with_cuda();
 
-// Number of usable GPUs (0 when built without CUDA, or when no driver or device is present).
+// Number of usable GPUs: CUDA's devices 0, 1, ... up to the first that this build's GPU code cannot run on
+// (architectures.hpp), so that a usable GPU keeps CUDA's index; 0 when built without CUDA, or when no driver
+// or device is present.
 int gpu_count();
 
-// Why gpu_count() is 0, for messages ("built without CUDA", the driver's error, ...); empty otherwise.
+// Every device CUDA reports, usable or not.
+int cuda_device_count();
+
+// Why this build cannot use GPU `device` (its compute capability is not among the build's architectures, with
+// the rebuild that fixes it), or empty when it can.
+std::string gpu_unusable_reason(int device);
+
+// Why gpu_count() is 0, for messages ("built without CUDA", the driver's error, a GPU this build has no code
+// for, ...); empty otherwise.
 std::string no_gpu_reason();
 
 std::vector<DeviceInfo> list_devices();
