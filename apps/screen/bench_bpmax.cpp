@@ -26,6 +26,7 @@
 #include "apps/screen/cli.hpp"
 #include "manifest/param_rules.hpp"
 #include "common/error.hpp"
+#include "gpu/device_info.hpp"
 #include "seq/sequence_set.hpp"
 #include "stages/bpmax/cpu.hpp"
 #include "stages/bpmax/cuda.hpp"
@@ -126,7 +127,7 @@ int run_bench(const BenchOptions& o) {
   if (o.device != "cpu" && o.device != "gpu" && o.device != "all")
     throw UsageError(fmt::format("--device must be cpu, gpu or all, not '{}'", o.device));
   const bool cpu_rows = o.device != "gpu", gpu_rows = o.device != "cpu";
-  if (gpu_rows && !bpmax::gpu_available()) throw ResourceError("bench bpmax --device gpu: no usable GPU");
+  if (gpu_rows && !bpmax::gpu_available()) throw ResourceError("bench bpmax --device gpu: no usable GPU (" + gpu::no_gpu_reason() + ")");
   const int all = o.threads > 0 ? o.threads : omp_get_max_threads();
   std::string qname;
   const std::vector<std::uint8_t> query = load_query(o.query, qname);

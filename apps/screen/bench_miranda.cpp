@@ -115,7 +115,7 @@ double median(std::vector<double> v) {
 void run_gpu_rows(const seq::SequenceSet& q, const seq::SequenceSet& t, int threads, int repeats,
                   const std::vector<miranda::PairResult>* cpu_results) {
   if (!miranda::gpu_available()) {
-    std::printf("(no GPU rows: no usable GPU)\n");
+    std::printf("(no GPU rows: no usable GPU: %s)\n", gpu::no_gpu_reason().c_str());
     return;
   }
   std::vector<miranda::SeqView> qv, tv;

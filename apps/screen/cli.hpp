@@ -45,6 +45,10 @@ std::string results_file_of(const std::string& output);
 // for `bench energy --transcriptome`.
 void bench_transcriptome_with_energies(const std::string& queries, const std::string& transcriptome, int threads);
 
+// For `--device auto` that runs on the CPU: a warning when the machine has GPUs that this build's GPU code
+// cannot run on (gpu::no_gpu_reason names the GPU and the rebuild), so that the slower run is not a surprise.
+void warn_unusable_gpus(const std::string& command);
+
 // Throws NotImplementedError: `what` is not in this build; `why` says what brings it or what to use instead.
 [[noreturn]] void not_yet(const std::string& what, const std::string& why);
 

@@ -1,10 +1,12 @@
 #include "apps/screen/cli.hpp"
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include <cmath>
 
 #include "common/error.hpp"
+#include "gpu/device_info.hpp"
 #include "store/tables.hpp"
 #include "stages/miranda/reference.hpp"
 
@@ -49,6 +51,11 @@ miranda::Hit hit_from_row(const store::MirandaHitRow& r, bool with_energy) {
   h.match_line = r.match_aln;
   h.target_line = r.target_aln;
   return h;
+}
+
+void warn_unusable_gpus(const std::string& command) {
+  if (gpu::gpu_count() == 0 && gpu::cuda_device_count() > 0)
+    spdlog::warn("{} --device auto: {}; running on the CPU", command, gpu::no_gpu_reason());
 }
 
 }  // namespace screen::cli

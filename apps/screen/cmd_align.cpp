@@ -125,6 +125,8 @@ int run_align(const AlignOptions& o) {
     batch.method = miranda::Method::gpu;
   } else if (o.device == "auto" && o.method == "auto" && miranda::gpu_available()) {
     batch.method = miranda::Method::gpu;
+  } else if (o.device == "auto") {
+    warn_unusable_gpus("screen align");
   }
   batch.threads = o.threads;
 

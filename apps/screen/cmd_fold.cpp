@@ -61,6 +61,7 @@ int run_fold_turner(const FoldOptions& o) {
   if (o.device == "gpu" && !energy::gpu_available())
     throw ResourceError("--device gpu: no usable GPU (" + gpu::no_gpu_reason() + ")");
   const bool on_gpu = o.device == "gpu" || (o.device == "auto" && energy::gpu_available());
+  if (o.device == "auto" && !on_gpu) warn_unusable_gpus("screen fold");
   manifest::rules::require_option("--temperature", manifest::rules::energy_temperature(o.temperature));
   manifest::rules::require_option("--threads", manifest::rules::cpu_threads(o.threads));
   const energy::Model& m = energy::model_at(o.temperature);

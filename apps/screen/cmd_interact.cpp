@@ -18,6 +18,7 @@
 #include "common/output_file.hpp"
 #include "common/pair_weights.hpp"
 #include "common/progress.hpp"
+#include "gpu/device_info.hpp"
 #include "manifest/param_rules.hpp"
 #include "seq/reverse_complement.hpp"
 #include "seq/sequence_set.hpp"
@@ -81,8 +82,9 @@ int run_interact(const InteractOptions& o) {
   if (o.device != "cpu" && o.device != "gpu" && o.device != "auto")
     throw UsageError(fmt::format("--device must be cpu, gpu or auto, not '{}'", o.device));
   if (o.device == "gpu" && !bpmax::gpu_available())
-    throw ResourceError("`screen interact --device gpu`: no usable GPU (use --device cpu or auto)");
+    throw ResourceError("`screen interact --device gpu`: " + gpu::no_gpu_reason() + " (use --device cpu or auto)");
   const bool gpu = o.device == "gpu" || (o.device == "auto" && bpmax::gpu_available());
+  if (o.device == "auto" && !gpu) warn_unusable_gpus("screen interact");
   if (gpu && o.method != "auto")
     throw UsageError("--method chooses the CPU method; it cannot be combined with the GPU (use --device cpu)");
   namespace rules = manifest::rules;  // the manifest's stages.bpmax ranges
