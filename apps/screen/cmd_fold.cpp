@@ -160,6 +160,7 @@ int run_fold(const FoldOptions& o) {
     use_gpu = true;
   } else if (o.device == "auto") {
     use_gpu = method == nussinov::Method::automatic && gpu::gpu_count() > 0 && nussinov::gpu_available();
+    if (!use_gpu && method == nussinov::Method::automatic) warn_unusable_gpus("screen fold");
   } else if (o.device != "cpu") {
     throw UsageError(fmt::format("--device must be cpu, gpu or auto, not '{}'", o.device));
   }

@@ -58,7 +58,9 @@ std::vector<int> gpu_ids(const manifest::Resources& r) {
           throw ResourceError(own.empty() ? fmt::format("resources.devices: GPU {} could run this build, but GPU {} before it "
                                                         "cannot ({}); CUDA_VISIBLE_DEVICES={} shows it alone, as GPU 0",
                                                         id, count, gpu::gpu_unusable_reason(count), id)
-                                          : fmt::format("resources.devices: GPU {} is not usable: {}", id, own));
+                                          : fmt::format("resources.devices: GPU {} is not usable: {} (or run on the CPU: "
+                                                        "resources.devices: cpu)",
+                                                        id, own));
         }
         if (id < 0 || id >= count)
           throw ResourceError(count == 0 ? fmt::format("resources.devices: GPU {} is not usable: {}", id,

@@ -72,7 +72,7 @@ std::string architecture_mismatch(int major, int minor, const std::string& archi
   }
   return fmt::format(
       "compute capability {}.{}, and this build has GPU code only for CMAKE_CUDA_ARCHITECTURES={}: rebuild with "
-      "cmake -DCMAKE_CUDA_ARCHITECTURES={}{} (README, Build), or run on the CPU (resources.devices: cpu)",
+      "cmake -DCMAKE_CUDA_ARCHITECTURES={}{} (README, Build)",
       major, minor, architectures, major, minor);
 }
 
