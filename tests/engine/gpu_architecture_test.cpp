@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "gpu/architectures.hpp"
 
@@ -12,14 +13,27 @@ namespace {
 
 using screen::gpu::architecture_mismatch;
 
-bool runs(int major, int minor, const std::string& archs) { return architecture_mismatch(major, minor, archs).empty(); }
+// One case: a GPU of compute capability major.minor, a build's architecture list, and whether that build's
+// code runs on that GPU.
+struct Case {
+  int major, minor;
+  const char* archs;
+  bool runs;
+  const char* why;
+};
+
+void expect_cases(const std::vector<Case>& cases) {
+  for (const Case& c : cases)
+    EXPECT_EQ(architecture_mismatch(c.major, c.minor, c.archs).empty(), c.runs)
+        << c.major << "." << c.minor << " with '" << c.archs << "': " << c.why;
+}
 
 TEST(GpuArchitectures, TheDefaultBuildRunsOnHopperAndLaterButNotOnAmpere) {
-  EXPECT_TRUE(runs(9, 0, "90"));     // H100, H200: machine code
-  EXPECT_TRUE(runs(10, 0, "90"));    // a later GPU: the driver compiles the PTX
-  EXPECT_FALSE(runs(8, 0, "90"));    // A100
-  EXPECT_FALSE(runs(8, 6, "90"));    // RTX 30, A40
-  EXPECT_FALSE(runs(8, 9, "90"));    // RTX 40, L40S
+  expect_cases({{9, 0, "90", true, "H100, H200: machine code"},
+                {10, 0, "90", true, "a later GPU: the driver compiles the PTX"},
+                {8, 0, "90", false, "A100"},
+                {8, 6, "90", false, "RTX 30, A40"},
+                {8, 9, "90", false, "RTX 40, L40S"}});
 }
 
 TEST(GpuArchitectures, TheMessageNamesTheCapabilityTheListAndTheRebuild) {
@@ -29,40 +43,38 @@ TEST(GpuArchitectures, TheMessageNamesTheCapabilityTheListAndTheRebuild) {
   EXPECT_NE(why.find("-DCMAKE_CUDA_ARCHITECTURES=86"), std::string::npos) << why;
 }
 
-TEST(GpuArchitectures, MachineCodeRunsOnLaterMinorVersionsOfItsMajorOnly) {
-  EXPECT_TRUE(runs(8, 0, "80-real"));
-  EXPECT_TRUE(runs(8, 6, "80-real"));
-  EXPECT_TRUE(runs(8, 9, "80-real"));
-  EXPECT_FALSE(runs(8, 0, "86-real"));  // machine code for 8.6 does not run on 8.0
-  EXPECT_FALSE(runs(9, 0, "80-real"));  // nor on another major version
-  EXPECT_TRUE(runs(9, 0, "80"));        // but the PTX beside it does
+TEST(GpuArchitectures, EachKindOfEntryRunsWhereCudaRunsIt) {
+  expect_cases({
+      // Machine code: later minor versions of its major version only.
+      {8, 0, "80-real", true, "its own capability"},
+      {8, 6, "80-real", true, "a later minor version"},
+      {8, 9, "80-real", true, "a later minor version"},
+      {8, 0, "86-real", false, "an earlier minor version"},
+      {9, 0, "80-real", false, "another major version"},
+      {9, 0, "80", true, "but the PTX beside it compiles for 9.0"},
+      // PTX: its capability and every later one.
+      {9, 0, "90-virtual", true, "its own capability"},
+      {12, 0, "90-virtual", true, "a later GPU"},
+      {8, 6, "90-virtual", false, "an earlier GPU"},
+      // Architecture-specific targets: their capability only.
+      {9, 0, "90a", true, "its own capability"},
+      {10, 0, "90a", false, "a later GPU"},
+      {9, 0, "100f-real", false, "an earlier GPU"},
+  });
 }
 
-TEST(GpuArchitectures, PtxRunsOnItsCapabilityAndLater) {
-  EXPECT_TRUE(runs(9, 0, "90-virtual"));
-  EXPECT_TRUE(runs(12, 0, "90-virtual"));
-  EXPECT_FALSE(runs(8, 6, "90-virtual"));
-}
-
-TEST(GpuArchitectures, ArchitectureSpecificTargetsRunOnTheirCapabilityOnly) {
-  EXPECT_TRUE(runs(9, 0, "90a"));
-  EXPECT_FALSE(runs(10, 0, "90a"));
-  EXPECT_FALSE(runs(9, 0, "100f-real"));
-}
-
-TEST(GpuArchitectures, ListsTakeAnyEntryThatRuns) {
-  EXPECT_TRUE(runs(8, 0, "80;90"));
-  EXPECT_TRUE(runs(8, 6, "90,80-real"));  // the build passes ',' between entries
-  EXPECT_TRUE(runs(9, 0, " 80 ; 90-real "));
-  EXPECT_FALSE(runs(7, 5, "80;90"));
-}
-
-TEST(GpuArchitectures, ListsThatCannotBeJudgedAreLeftToTheLaunch) {
-  EXPECT_TRUE(runs(7, 5, "native"));
-  EXPECT_TRUE(runs(7, 5, "all-major"));
-  EXPECT_TRUE(runs(7, 5, "all"));
-  EXPECT_TRUE(runs(7, 5, ""));
-  EXPECT_TRUE(runs(7, 5, "80;native"));
+TEST(GpuArchitectures, ListsTakeAnyEntryThatRunsAndLeaveWhatTheyCannotJudgeToTheLaunch) {
+  expect_cases({
+      {8, 0, "80;90", true, "the first entry"},
+      {8, 6, "90,80-real", true, "the build passes ',' between entries"},
+      {9, 0, " 80 ; 90-real ", true, "spaces around entries"},
+      {7, 5, "80;90", false, "no entry"},
+      {7, 5, "native", true, "the build machine's GPUs: not judged"},
+      {7, 5, "all-major", true, "not judged"},
+      {7, 5, "all", true, "not judged"},
+      {7, 5, "", true, "no list: not judged"},
+      {7, 5, "80;native", true, "one entry not judged: the whole list is not"},
+  });
 }
 
 }  // namespace
