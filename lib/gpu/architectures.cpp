@@ -21,7 +21,8 @@ struct Entry {
   int cc = 0;             // 10 major + minor
   bool machine = false;   // sm_XY machine code
   bool ptx = false;       // compute_XY PTX
-  bool exact = false;     // an "a" or "f" target: that capability only
+  bool exact = false;     // an "a" target: that capability only
+  bool family = false;    // an "f" target: its major version, that minor version and later
 };
 
 // False for entries this cannot judge (native, all, all-major, anything else).
@@ -32,7 +33,7 @@ bool parse(const std::string& text, Entry& e) {
   e.cc = std::stoi(text.substr(0, k));
   std::string rest = text.substr(k);
   if (!rest.empty() && (rest[0] == 'a' || rest[0] == 'f')) {
-    e.exact = true;
+    (rest[0] == 'a' ? e.exact : e.family) = true;
     rest = rest.substr(1);
   }
   if (rest.empty()) e.machine = e.ptx = true;
@@ -63,8 +64,8 @@ std::string architecture_mismatch(int major, int minor, const std::string& archi
   if (entries.empty()) return "";
   const int cc = 10 * major + minor;
   for (const Entry& e : entries) {
-    if (e.exact) {
-      if (e.cc == cc) return "";
+    if (e.exact || e.family) {
+      if (e.exact ? e.cc == cc : e.cc / 10 == major && e.cc % 10 <= minor) return "";
       continue;
     }
     if (e.machine && e.cc / 10 == major && e.cc % 10 <= minor) return "";

@@ -14,8 +14,8 @@ std::string built_architectures();
 // Empty when code built for `architectures` (a CMAKE_CUDA_ARCHITECTURES list, ';' or ',' between entries)
 // runs on a GPU of compute capability major.minor, else why not and how to rebuild. An entry "XY" holds
 // machine code for sm_XY and PTX for compute_XY, "XY-real" the machine code only, "XY-virtual" the PTX only.
-// Machine code for X.Y runs on X.Z for Z >= Y (the same major version; "XYa" and "XYf" only on X.Y); PTX is
-// compiled by the driver for any later GPU. Lists this cannot judge ("native", "all", "all-major", or empty)
+// Machine code for X.Y runs on X.Z for Z >= Y (the same major version); PTX is compiled by the driver for any
+// later GPU; an "XYa" target (machine code or PTX) runs on X.Y only, an "XYf" target on X.Z for Z >= Y. Lists this cannot judge ("native", "all", "all-major", or empty)
 // give an empty answer: the launch reports any failure.
 std::string architecture_mismatch(int major, int minor, const std::string& architectures);
 

@@ -56,10 +56,13 @@ TEST(GpuArchitectures, EachKindOfEntryRunsWhereCudaRunsIt) {
       {9, 0, "90-virtual", true, "its own capability"},
       {12, 0, "90-virtual", true, "a later GPU"},
       {8, 6, "90-virtual", false, "an earlier GPU"},
-      // Architecture-specific targets: their capability only.
+      // Architecture-specific targets: their capability only; family targets: later minor versions too.
       {9, 0, "90a", true, "its own capability"},
       {10, 0, "90a", false, "a later GPU"},
+      {10, 3, "100a-real", false, "a later minor version"},
+      {10, 3, "100f-real", true, "a later minor version of its family"},
       {9, 0, "100f-real", false, "an earlier GPU"},
+      {11, 0, "100f", false, "another major version"},
   });
 }
 
