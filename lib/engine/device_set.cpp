@@ -36,10 +36,8 @@ std::vector<int> gpu_ids(const manifest::Resources& r) {
       const int usable = gpu::gpu_count(), present = gpu::cuda_device_count();
       if (!gpu::built_with_cuda() || usable == 0) {
         // A GPU this build has no code for is worth a warning: the run will take the CPU's time.
-        if (present > 0)
-          spdlog::warn("resources.devices is auto and no GPU is usable ({}); running on the CPU", gpu::no_gpu_reason());
-        else
-          spdlog::info("resources.devices is auto and no GPU is usable ({}); running on the CPU", gpu::no_gpu_reason());
+        spdlog::log(present > 0 ? spdlog::level::warn : spdlog::level::info,
+                    "resources.devices is auto and no GPU is usable ({}); running on the CPU", gpu::no_gpu_reason());
         return {};
       }
       if (usable < present)

@@ -9,7 +9,11 @@ namespace screen::gpu {
 
 std::string built_architectures() {
 #ifdef SCREEN_CUDA_ARCHITECTURES
-  return SCREEN_CUDA_ARCHITECTURES;
+  // The build passes ',' between entries (a ';' would split the definition); CMake's own list has ';'.
+  std::string list = SCREEN_CUDA_ARCHITECTURES;
+  for (char& c : list)
+    if (c == ',') c = ';';
+  return list;
 #else
   return "";
 #endif
