@@ -38,6 +38,7 @@
 #include "gpu/cuda_check.hpp"
 #include "gpu/device_buffer.hpp"
 #include "kernels/nussinov/nussinov_launch.hpp"
+#include "kernels/nussinov/nussinov_traceback.hpp"
 
 namespace screen::kernels::nussinov {
 namespace {
@@ -1060,8 +1061,9 @@ HostTableArena& thread_arena() {
 void* thread_host_tables(std::size_t bytes) { return thread_arena().get(bytes); }
 
 template <typename Cell, bool REL>
-void run_tiled(const std::vector<const std::uint8_t*>& seqs, const Plan& pl, const Params& p, bool keep_tables,
+void run_tiled(const std::vector<const std::uint8_t*>& seqs, const Plan& pl, const Params& p, FoldOutput what,
                GroupOutput& out) {
+  const bool keep_tables = what == FoldOutput::tables;
   static_assert(!REL || sizeof(Cell) == 2, "relative cells are 16-bit");
   const int ns = static_cast<int>(pl.order.size());
   const PairTable pt = make_pair_table(p.weights);
@@ -1185,6 +1187,15 @@ void run_tiled(const std::vector<const std::uint8_t*>& seqs, const Plan& pl, con
   out.scores.assign(static_cast<std::size_t>(ns), 0);
   for (int k = 0; k < ns; ++k) out.scores[static_cast<std::size_t>(pl.order[static_cast<std::size_t>(k)])] = sc[static_cast<std::size_t>(k)];
   out.relative = REL;
+  if (what == FoldOutput::structures) {
+    std::vector<std::string> traced =
+        trace_structures(DeviceTables{tab.get(), static_cast<int>(sizeof(Cell)), REL ? dtbase.get() : nullptr, dtab_off.get(),
+                                      dcodes.get(), dcode_off.get(), ns},
+                         pl.len, p);
+    out.structures.assign(static_cast<std::size_t>(ns), {});
+    for (int k = 0; k < ns; ++k)
+      out.structures[static_cast<std::size_t>(pl.order[static_cast<std::size_t>(k)])] = std::move(traced[static_cast<std::size_t>(k)]);
+  }
   if (keep_tables) {
     const auto t0 = std::chrono::steady_clock::now();
     if constexpr (REL) {  // the bases, 4 bytes per tile, after the last kernel
@@ -1231,7 +1242,8 @@ void run_tiled(const std::vector<const std::uint8_t*>& seqs, const Plan& pl, con
 
 template <typename Cell>
 void run_smem(const std::vector<const std::uint8_t*>& seqs, const std::vector<int>& lengths, const Params& p,
-              bool keep_tables, GroupOutput& out, int /*device*/) {
+              FoldOutput what, GroupOutput& out, int /*device*/) {
+  const bool keep_tables = what == FoldOutput::tables, on_device = what != FoldOutput::scores;
   const int ns = static_cast<int>(seqs.size());
   std::vector<int> order(static_cast<std::size_t>(ns));
   std::iota(order.begin(), order.end(), 0);
@@ -1264,17 +1276,24 @@ void run_smem(const std::vector<const std::uint8_t*>& seqs, const std::vector<in
   dcode_off.upload(code_off);
   dout_off.upload(out_off);
   dlens.upload(lens);
-  if (keep_tables) dout.allocate(out_cells);
+  if (on_device) dout.allocate(out_cells);
   const std::size_t smem = static_cast<std::size_t>(max_n + 1) * static_cast<std::size_t>(smem_ld(max_n)) * sizeof(Cell);
   CUDA_CHECK(cudaFuncSetAttribute(smem_kernel<Cell>, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
   smem_kernel<Cell><<<static_cast<unsigned>(ns), kSmemThreads, smem>>>(dcodes.get(), dcode_off.get(), dlens.get(), p,
-                                                                        pt, dscores.get(), keep_tables ? dout.get() : nullptr,
+                                                                        pt, dscores.get(), on_device ? dout.get() : nullptr,
                                                                         dout_off.get());
   CUDA_CHECK_LAUNCH();
   const auto sc = dscores.to_host();
   out.cell_bytes = static_cast<int>(sizeof(Cell));
   out.scores.assign(static_cast<std::size_t>(ns), 0);
   for (int k = 0; k < ns; ++k) out.scores[static_cast<std::size_t>(order[static_cast<std::size_t>(k)])] = sc[static_cast<std::size_t>(k)];
+  if (what == FoldOutput::structures) {
+    std::vector<std::string> traced = trace_structures(
+        DeviceTables{dout.get(), static_cast<int>(sizeof(Cell)), nullptr, dout_off.get(), dcodes.get(), dcode_off.get(), ns}, lens, p);
+    out.structures.assign(static_cast<std::size_t>(ns), {});
+    for (int k = 0; k < ns; ++k)
+      out.structures[static_cast<std::size_t>(order[static_cast<std::size_t>(k)])] = std::move(traced[static_cast<std::size_t>(k)]);
+  }
   if (keep_tables) {
     auto& tables = [&]() -> std::vector<UninitVector<Cell>>& {
       if constexpr (sizeof(Cell) == 2) return out.tables16;
@@ -1320,13 +1339,21 @@ bool relative_cells(int max_n, int cell_bytes, const Params& p) {
   return g_tuning.force_relative || packed::uses_relative(max_n, p.weights);
 }
 
+// The GPU traceback's structures and stacks (counted whether or not a fold traces: a few bytes a base).
+static std::size_t traced_bytes(const std::vector<int>& lengths) {
+  std::size_t b = 0;
+  for (int n : lengths) b += trace_bytes(n);
+  return b;
+}
+
 std::size_t tiled_bytes(const std::vector<int>& lengths, int cell_bytes, int device) {
   if (lengths.empty()) return 0;
   const Plan pl = make_plan(lengths, cell_bytes, device);
   const auto cb = static_cast<std::size_t>(cell_bytes);
   return (pl.tab_cells + (pl.lookahead ? 2 : 1) * std::max<std::size_t>(pl.scratch_cells, 1)) * cb + pl.code_bytes +
          pl.tab_cells / (T * T) * sizeof(std::int32_t) +  // tile bases (relative cells)
-         pl.prefix_all.size() * sizeof(int) + lengths.size() * (2 * sizeof(std::size_t) + 2 * sizeof(int) + 8) + (1u << 20);
+         pl.prefix_all.size() * sizeof(int) + lengths.size() * (2 * sizeof(std::size_t) + 2 * sizeof(int) + 8) + (1u << 20) +
+         traced_bytes(lengths);
 }
 
 std::size_t tiled_bytes_added(int n, int cell_bytes) {
@@ -1339,43 +1366,44 @@ std::size_t tiled_bytes_added(int n, int cell_bytes) {
   // the target plus the sum of its sequences' nt tiles, a buffer.
   return tiles * T * T * cb + buffers * static_cast<std::size_t>(nt) * T * T * cb + static_cast<std::size_t>(nt) * T +
          tiles * sizeof(std::int32_t) + static_cast<std::size_t>(nt) * sizeof(int) +
-         (2 * sizeof(std::size_t) + 2 * sizeof(int) + 8);
+         (2 * sizeof(std::size_t) + 2 * sizeof(int) + 8) + trace_bytes(n);
 }
 
 void tiled_fold(const std::vector<const std::uint8_t*>& seqs, const std::vector<int>& lengths, const Params& p,
-                int cell_bytes, bool keep_tables, GroupOutput& out, int device) {
+                int cell_bytes, FoldOutput what, GroupOutput& out, int device) {
   out = GroupOutput{};
   if (seqs.empty()) return;
   for (int n : lengths)
     if (n <= 0) throw UsageError("nussinov tiled_fold: every sequence needs at least one base");
   CUDA_CHECK(cudaSetDevice(device));
   const Plan pl = make_plan(lengths, cell_bytes, device);
-  if (cell_bytes == 2 && relative_cells(pl.len.front(), cell_bytes, p)) run_tiled<std::int16_t, true>(seqs, pl, p, keep_tables, out);
-  else if (cell_bytes == 2) run_tiled<std::int16_t, false>(seqs, pl, p, keep_tables, out);
-  else run_tiled<std::int32_t, false>(seqs, pl, p, keep_tables, out);
+  if (cell_bytes == 2 && relative_cells(pl.len.front(), cell_bytes, p)) run_tiled<std::int16_t, true>(seqs, pl, p, what, out);
+  else if (cell_bytes == 2) run_tiled<std::int16_t, false>(seqs, pl, p, what, out);
+  else run_tiled<std::int32_t, false>(seqs, pl, p, what, out);
 }
 
 int smem_max_n(int cell_bytes) { return cell_bytes == 2 ? 280 : 192; }
 
-std::size_t smem_bytes(const std::vector<int>& lengths, int cell_bytes, bool keep_tables) {
+std::size_t smem_bytes(const std::vector<int>& lengths, int cell_bytes, FoldOutput what) {
   std::size_t b = 1u << 20;
   for (int n : lengths) {
     b += static_cast<std::size_t>(n) + 1 + 2 * sizeof(std::size_t) + sizeof(int) + sizeof(long long);
-    if (keep_tables) b += tile_count(tiles_per_side(n)) * T * T * static_cast<std::size_t>(cell_bytes);
+    if (what != FoldOutput::scores) b += tile_count(tiles_per_side(n)) * T * T * static_cast<std::size_t>(cell_bytes);
+    if (what == FoldOutput::structures) b += trace_bytes(n);
   }
   return b;
 }
 
 void smem_fold(const std::vector<const std::uint8_t*>& seqs, const std::vector<int>& lengths, const Params& p,
-               int cell_bytes, bool keep_tables, GroupOutput& out, int device) {
+               int cell_bytes, FoldOutput what, GroupOutput& out, int device) {
   out = GroupOutput{};
   if (seqs.empty()) return;
   for (int n : lengths)
     if (n <= 0 || n > smem_max_n(cell_bytes))
       throw UsageError("nussinov smem_fold: sequence length outside 1.." + std::to_string(smem_max_n(cell_bytes)));
   CUDA_CHECK(cudaSetDevice(device));
-  if (cell_bytes == 2) run_smem<std::int16_t>(seqs, lengths, p, keep_tables, out, device);
-  else run_smem<std::int32_t>(seqs, lengths, p, keep_tables, out, device);
+  if (cell_bytes == 2) run_smem<std::int16_t>(seqs, lengths, p, what, out, device);
+  else run_smem<std::int32_t>(seqs, lengths, p, what, out, device);
 }
 
 }  // namespace screen::kernels::nussinov

@@ -7,6 +7,7 @@
 // (packed_layout.hpp, "relative cells") while the pair weights allow; else int32 (or when forced).
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "common/default_init_allocator.hpp"
@@ -57,11 +58,16 @@ int cell_bytes_for(int max_n, const screen::nussinov::Params& p);
 bool relative_cells(int max_n, int cell_bytes, const screen::nussinov::Params& p);
 
 // The tables of one launch group, copied back when asked (tile-packed, as above, per sequence).
+// What a fold returns beside its scores: nothing more, every table copied back to the host (the tests
+// compare them), or the structures, traced on the GPU (nussinov_traceback.hpp) so that no table comes back.
+enum class FoldOutput { scores, tables, structures };
+
 struct GroupOutput {
   int cell_bytes = 4;
   double tables_seconds = 0;  // host wall time waiting for the tables' copies after the kernels, for the logs
   std::vector<long long> scores;
-  // keep_tables: sequence k's tile-packed table is at table16[k] (16-bit cells) or table32[k]. They
+  std::vector<std::string> structures;  // FoldOutput::structures: sequence k's dot-bracket structure
+  // FoldOutput::tables: sequence k's tile-packed table is at table16[k] (16-bit cells) or table32[k]. They
   // point into tables16/32, or into registered host memory the calling thread keeps for its next
   // groups (the tiled path, when the group's tables fit it): valid until the thread's next group.
   // relative: 16-bit cells are offsets from their tile's base, tile_base[k][tile_index(I, J, nt)]
@@ -79,7 +85,8 @@ struct GroupOutput {
 // groups (GroupOutput's views into them die), once their tracebacks are done.
 void release_large_host_tables();
 
-// Device bytes the tiled engine needs for these lengths (tables, scratch, sequences).
+// Device bytes the tiled engine needs for these lengths (tables, scratch, sequences, and the GPU
+// traceback's structures and stacks).
 std::size_t tiled_bytes(const std::vector<int>& lengths, int cell_bytes, int device);
 // About how much tiled_bytes grows when a sequence of n bases, no longer than the group's first, joins a
 // group (its table, its tiles of a diagonal in each scratch buffer, codes, tile bases, indices), for
@@ -89,14 +96,14 @@ std::size_t tiled_bytes(const std::vector<int>& lengths, int cell_bytes, int dev
 std::size_t tiled_bytes_added(int n, int cell_bytes);
 // Tiled max-plus over the whole GPU, all sequences of the group at once (diagonal by diagonal of tiles).
 void tiled_fold(const std::vector<const std::uint8_t*>& seqs, const std::vector<int>& lengths,
-                const screen::nussinov::Params& p, int cell_bytes, bool keep_tables, GroupOutput& out, int device);
+                const screen::nussinov::Params& p, int cell_bytes, FoldOutput what, GroupOutput& out, int device);
 
 // Longest sequence the one-block-per-sequence shared-memory kernel takes at this cell width.
 int smem_max_n(int cell_bytes);
 // Device bytes smem_fold needs.
-std::size_t smem_bytes(const std::vector<int>& lengths, int cell_bytes, bool keep_tables);
+std::size_t smem_bytes(const std::vector<int>& lengths, int cell_bytes, FoldOutput what);
 // One block per sequence, the whole table in shared memory; the tables come back tile-packed too.
 void smem_fold(const std::vector<const std::uint8_t*>& seqs, const std::vector<int>& lengths,
-               const screen::nussinov::Params& p, int cell_bytes, bool keep_tables, GroupOutput& out, int device);
+               const screen::nussinov::Params& p, int cell_bytes, FoldOutput what, GroupOutput& out, int device);
 
 }  // namespace screen::kernels::nussinov

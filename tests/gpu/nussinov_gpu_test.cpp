@@ -182,6 +182,35 @@ TEST(NussinovGpu, LongSequencesMatchReference) {
   }
 }
 
+// The structures are traced on the GPU (nussinov_traceback.cu): long folds, whose bifurcation searches
+// run over many blocks of split points, in plain 16-bit, relative 16-bit and 32-bit cells, give the CPU
+// fast path's structures (the reference is too slow at these lengths), and each re-scores to its score.
+TEST(NussinovGpu, LongFoldsTracedOnTheGpuEqualTheCpuPath) {
+  SCREEN_REQUIRE_GPU();
+  struct Form {
+    int force_cell_bytes;
+    bool force_relative;
+    const char* name;
+  };
+  std::mt19937 rng(4242u);
+  const nu::Params p = make_params(3, 0, 3, 2, 1);
+  std::vector<std::vector<std::uint8_t>> seqs;
+  for (int n : {6001, 9000, 12345}) seqs.push_back(random_seq(rng, n));
+  std::vector<nu::FoldResult> cpu(seqs.size());
+  for (std::size_t k = 0; k < seqs.size(); ++k)
+    cpu[k] = nu::fold_cpu(seqs[k].data(), static_cast<int>(seqs[k].size()), p, true);
+  for (const Form f : {Form{0, false, "plain 16-bit"}, Form{2, true, "relative 16-bit"}, Form{4, false, "32-bit"}}) {
+    TuningGuard guard(f.force_cell_bytes, true, f.force_relative);
+    for (std::size_t k = 0; k < seqs.size(); ++k) {
+      const int n = static_cast<int>(seqs[k].size());
+      const nu::FoldResult g = nu::fold_gpu_long(seqs[k].data(), n, p, true);
+      EXPECT_EQ(g.score, cpu[k].score) << f.name << " n=" << n;
+      EXPECT_TRUE(g.structure == cpu[k].structure) << f.name << " n=" << n << ": structures differ";
+      EXPECT_EQ(nu::score_structure(seqs[k].data(), n, p, g.structure), g.score) << f.name << " n=" << n;
+    }
+  }
+}
+
 // Scores only, a batch whose tables exceed the GPU's free memory by a third: fold_gpu_batch cuts it into
 // groups that fit the GPU. (Before, the grouping counted one of the two scratch buffers, and a group that
 // filled the GPU ran out of memory: 10,484 flagship records of 3,000 to 9,000 nt in `screen bench
@@ -273,7 +302,7 @@ TEST(NussinovGpu, RelativeTablesEqualTheCompactPathBytes) {
     }
     ASSERT_TRUE(knl::relative_cells(2500, 2, c.p));
     knl::GroupOutput g;
-    knl::tiled_fold(ptrs, lens, c.p, 2, true, g, 0);
+    knl::tiled_fold(ptrs, lens, c.p, 2, knl::FoldOutput::tables, g, 0);
     ASSERT_TRUE(g.relative);
     for (std::size_t k = 0; k < seqs.size(); ++k) {
       const nu::CompactTable t = nu::compact_table(ptrs[k], lens[k], c.p, 0);
@@ -328,7 +357,7 @@ TEST(NussinovGpu, TablesDoNotDependOnHowTheWorkIsCut) {
   auto fold = [&](const knl::Tuning& t, const Format& f) {
     knl::set_tuning(t);
     knl::GroupOutput g;
-    knl::tiled_fold(ptrs, lens, p, f.cell_bytes, true, g, 0);
+    knl::tiled_fold(ptrs, lens, p, f.cell_bytes, knl::FoldOutput::tables, g, 0);
     knl::set_tuning(knl::Tuning{});
     Tables out;
     out.scores = g.scores;

@@ -1,5 +1,5 @@
-// Host side of the Nussinov CUDA path: memory planning, grouping, and the traceback (traceback.hpp,
-// on the host, over the tile-packed table copied back). The kernels are kernels/nussinov/.
+// Host side of the Nussinov CUDA path: memory planning and grouping. The kernels, and the traceback on
+// the GPU over each fold's tile-packed table (traceback.hpp's cases), are kernels/nussinov/.
 #include "stages/nussinov/cuda.hpp"
 
 #include <cuda_runtime.h>
@@ -8,23 +8,17 @@
 
 #include <algorithm>
 #include <chrono>
-#include <type_traits>
 
 #include "common/error.hpp"
 #include "common/work_profile.hpp"
 #include "gpu/cuda_check.hpp"
 #include "gpu/device_info.hpp"
 #include "kernels/nussinov/nussinov_launch.hpp"
-#include "stages/nussinov/traceback.hpp"
 
 namespace screen::nussinov {
 namespace knl = screen::kernels::nussinov;
-namespace packed = screen::nussinov::packed;
 
 namespace {
-
-// Host memory allowed for the tables of one group copied back for tracebacks.
-constexpr std::size_t kHostTableBudget = std::size_t{8} << 30;
 
 void require_device(int device) {
   const int count = gpu::gpu_count();
@@ -43,52 +37,6 @@ std::size_t device_budget(int device) {
 
 double gib(std::size_t b) { return static_cast<double>(b) / static_cast<double>(std::size_t{1} << 30); }
 
-std::size_t table_bytes(int n, int cell_bytes) {
-  return knl::tile_count(knl::tiles_per_side(n)) * knl::kTile * knl::kTile * static_cast<std::size_t>(cell_bytes);
-}
-
-// tile_base: the per-tile bases of relative (16-bit) cells, or null for plain ones.
-template <class Cell>
-std::string trace_packed(const std::uint8_t* s, int n, const Params& p, const Cell* tab, const std::int32_t* tile_base) {
-  const int nt = knl::tiles_per_side(n);
-  // N(i, j) = M(i, j+1); N of an empty interval (i > j) is 0.
-  if constexpr (std::is_same_v<Cell, std::int16_t>) {
-    if (tile_base)
-      return traceback(s, n, p, [&](int i, int j) -> int {
-        return i > j ? 0 : packed::relative_value(tab, tile_base, i, j + 1, nt);
-      });
-  }
-  return traceback(s, n, p, [&](int i, int j) -> int {
-    return i > j ? 0 : static_cast<int>(tab[knl::cell_offset(i, j + 1, nt)]);
-  });
-}
-
-// Tracebacks of one group (in parallel over its sequences); frees each table once used. gs/gl are
-// the group's sequences, idx[k] the position of group member k in `out`.
-void trace_group(const std::vector<const std::uint8_t*>& gs, const std::vector<int>& gl, const Params& p,
-                 knl::GroupOutput& g, std::vector<FoldResult>& out, const std::vector<int>& idx) {
-  const int count = static_cast<int>(idx.size());
-  std::vector<std::string> errors(idx.size());
-#pragma omp parallel for schedule(dynamic, 1)
-  for (int k = 0; k < count; ++k) {
-    const auto ku = static_cast<std::size_t>(k);
-    auto& r = out[static_cast<std::size_t>(idx[ku])];
-    try {
-      if (g.cell_bytes == 2) {
-        r.structure = trace_packed(gs[ku], gl[ku], p, g.table16[ku], g.relative ? g.tile_base[ku] : nullptr);
-        if (ku < g.tables16.size()) decltype(g.tables16)::value_type().swap(g.tables16[ku]);
-      } else {
-        r.structure = trace_packed(gs[ku], gl[ku], p, g.table32[ku], nullptr);
-        if (ku < g.tables32.size()) decltype(g.tables32)::value_type().swap(g.tables32[ku]);
-      }
-    } catch (const std::exception& e) {
-      errors[ku] = e.what();
-    }
-  }
-  for (const auto& e : errors)
-    if (!e.empty()) throw Error(ExitCode::internal, "Nussinov GPU traceback: " + e);
-}
-
 // Runs one group (indices into seqs) through the tiled engine or the shared-memory kernel.
 void run_group(bool small, const std::vector<const std::uint8_t*>& seqs, const std::vector<int>& lengths,
                const std::vector<int>& idx, const Params& p, int cell_bytes, bool with_traceback,
@@ -102,22 +50,21 @@ void run_group(bool small, const std::vector<const std::uint8_t*>& seqs, const s
   knl::GroupOutput g;
   const auto t0 = std::chrono::steady_clock::now();
   {
-    const work_profile::GpuSectionTimer gpu_time;  // synchronous: the kernels and the copies back
-    if (small) knl::smem_fold(gs, gl, p, cell_bytes, with_traceback, g, device);
-    else knl::tiled_fold(gs, gl, p, cell_bytes, with_traceback, g, device);
+    // Synchronous: the kernels, and with structures the traceback on the GPU and their copy back.
+    const work_profile::GpuSectionTimer gpu_time;
+    const knl::FoldOutput what = with_traceback ? knl::FoldOutput::structures : knl::FoldOutput::scores;
+    if (small) knl::smem_fold(gs, gl, p, cell_bytes, what, g, device);
+    else knl::tiled_fold(gs, gl, p, cell_bytes, what, g, device);
   }
-  const auto t1 = std::chrono::steady_clock::now();
-  for (std::size_t k = 0; k < idx.size(); ++k) out[static_cast<std::size_t>(idx[k])].score = g.scores[k];
-  if (with_traceback) {
-    const work_profile::TracebackTimer traceback_time;
-    trace_group(gs, gl, p, g, out, idx);
-    if (!small) knl::release_large_host_tables();
+  for (std::size_t k = 0; k < idx.size(); ++k) {
+    auto& r = out[static_cast<std::size_t>(idx[k])];
+    r.score = g.scores[k];
+    if (with_traceback) r.structure = std::move(g.structures[k]);
   }
-  spdlog::debug("nussinov gpu group: {} sequences, longest {} nt, {} path: {:.3f} s on the GPU (of which {:.3f} s "
-                "copying tables back), traceback {:.3f} s",
-                gs.size(), gl.empty() ? 0 : *std::max_element(gl.begin(), gl.end()), small ? "shared-memory" : "tiled",
-                std::chrono::duration<double>(t1 - t0).count(), g.tables_seconds,
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count());
+  spdlog::debug("nussinov gpu group: {} sequences, longest {} nt, {} path: {:.3f} s on the GPU{}", gs.size(),
+                gl.empty() ? 0 : *std::max_element(gl.begin(), gl.end()), small ? "shared-memory" : "tiled",
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
+                with_traceback ? " (structures traced there)" : "");
 }
 
 }  // namespace
@@ -165,26 +112,23 @@ std::vector<FoldResult> fold_gpu_batch(const std::vector<const std::uint8_t*>& s
   }
   if (!small.empty()) {
     const int cb = knl::cell_bytes_for(lengths[static_cast<std::size_t>(small.front())], p);
+    const knl::FoldOutput what = with_traceback ? knl::FoldOutput::structures : knl::FoldOutput::scores;
     std::vector<int> group;
     std::vector<int> gl;
-    std::size_t host = 0;
     auto flush = [&] {
       if (!group.empty()) run_group(true, seqs, lengths, group, p, cb, with_traceback, out, device);
       group.clear();
       gl.clear();
-      host = 0;
     };
     for (int k : small) {
-      const int n = lengths[static_cast<std::size_t>(k)];
-      gl.push_back(n);
-      const std::size_t tb = with_traceback ? table_bytes(n, cb) : 0;
-      if (!group.empty() && (knl::smem_bytes(gl, cb, with_traceback) > budget || host + tb > kHostTableBudget)) {
+      gl.push_back(lengths[static_cast<std::size_t>(k)]);
+      if (!group.empty() && knl::smem_bytes(gl, cb, what) > budget) {
+        const int n = gl.back();
         gl.pop_back();
         flush();
         gl.push_back(n);
       }
       group.push_back(k);
-      host += tb;
     }
     flush();
   }
@@ -204,16 +148,14 @@ std::vector<FoldResult> fold_gpu_batch(const std::vector<const std::uint8_t*>& s
           large[pos] + 1, n0, gib(need0), cb * 8, device, gib(budget)));
     // Device bytes grow by about tiled_bytes_added a sequence (its table, its share of both scratch
     // buffers, codes, bases, indices); the group is then checked with the exact estimate.
-    std::size_t end = pos + 1, host = with_traceback ? table_bytes(n0, cb) : 0, need = need0;
+    std::size_t end = pos + 1, need = need0;
     while (end < large.size()) {
       const int n = lengths[static_cast<std::size_t>(large[end])];
       if (knl::cell_bytes_for(n, p) != cb) break;  // narrower cells from here: a group of their own
       if (knl::relative_cells(n, cb, p) != rel) break;  // plain 16-bit cells from here (no bases to read)
-      const std::size_t grow = knl::tiled_bytes_added(n, cb), t = table_bytes(n, cb);
+      const std::size_t grow = knl::tiled_bytes_added(n, cb);
       if (need + grow > budget) break;
-      if (with_traceback && host + t > kHostTableBudget) break;
       need += grow;
-      host += with_traceback ? t : 0;
       gl.push_back(n);
       ++end;
     }
