@@ -57,7 +57,6 @@ int cell_bytes_for(int max_n, const screen::nussinov::Params& p);
 // sequence is max_n (the score bound does not fit int16, or forced).
 bool relative_cells(int max_n, int cell_bytes, const screen::nussinov::Params& p);
 
-// The tables of one launch group, copied back when asked (tile-packed, as above, per sequence).
 // What a fold returns beside its scores: nothing more, every table copied back to the host (the tests
 // compare them), or the structures, traced on the GPU (nussinov_traceback.hpp) so that no table comes back.
 enum class FoldOutput { scores, tables, structures };
@@ -81,8 +80,8 @@ struct GroupOutput {
   std::vector<screen::UninitVector<std::int32_t>> tables32;
 };
 
-// Frees the calling thread's host tables of a group larger than the memory it keeps for the next
-// groups (GroupOutput's views into them die), once their tracebacks are done.
+// Frees the calling thread's host tables (FoldOutput::tables) of a group larger than the memory it keeps
+// for the next groups (GroupOutput's views into them die), once the caller is done with them.
 void release_large_host_tables();
 
 // Device bytes the tiled engine needs for these lengths (tables, scratch, sequences, and the GPU
