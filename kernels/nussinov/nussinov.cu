@@ -57,6 +57,15 @@ constexpr int kFinalLd = T + 1;
 // C's rows up to T + 2 paired with minus infinity: rows T + 1 and T + 2 hold zeros (not stale memory,
 // nor DI's 16-bit cells read as ints, whose sum with minus infinity could be positive). DI is 16-byte
 // aligned (edge_products16).
+// A batch runs its folds sorted by length; `order[k]` is the caller's index of position k. Puts a per-fold
+// result of position k at the caller's index.
+template <class T>
+std::vector<T> in_caller_order(std::vector<T> by_position, const std::vector<int>& order) {
+  std::vector<T> out(by_position.size());
+  for (std::size_t k = 0; k < by_position.size(); ++k) out[static_cast<std::size_t>(order[k])] = std::move(by_position[k]);
+  return out;
+}
+
 constexpr int kCOff = 9;
 constexpr int kCRows = T + 3;  // rows 0 .. T of C, then the two rows of zeros
 constexpr int kDIOff = kCOff + kCRows * kFinalLd;
@@ -1182,20 +1191,15 @@ void run_tiled(const std::vector<const std::uint8_t*>& seqs, const Plan& pl, con
   CUDA_CHECK(cudaStreamSynchronize(st.fin));
   scores_kernel<Cell, REL><<<(ns + 127) / 128, 128>>>(tab.get(), si, ns, dscores.get());
   CUDA_CHECK_LAUNCH();
-  const auto sc = dscores.to_host();  // synchronizes
   out.cell_bytes = static_cast<int>(sizeof(Cell));
-  out.scores.assign(static_cast<std::size_t>(ns), 0);
-  for (int k = 0; k < ns; ++k) out.scores[static_cast<std::size_t>(pl.order[static_cast<std::size_t>(k)])] = sc[static_cast<std::size_t>(k)];
+  out.scores = in_caller_order(dscores.to_host(), pl.order);  // to_host synchronizes
   out.relative = REL;
-  if (what == FoldOutput::structures) {
-    std::vector<std::string> traced =
+  if (what == FoldOutput::structures)
+    out.structures = in_caller_order(
         trace_structures(DeviceTables{tab.get(), static_cast<int>(sizeof(Cell)), REL ? dtbase.get() : nullptr, dtab_off.get(),
                                       dcodes.get(), dcode_off.get(), ns},
-                         pl.len, p);
-    out.structures.assign(static_cast<std::size_t>(ns), {});
-    for (int k = 0; k < ns; ++k)
-      out.structures[static_cast<std::size_t>(pl.order[static_cast<std::size_t>(k)])] = std::move(traced[static_cast<std::size_t>(k)]);
-  }
+                         pl.len, p),
+        pl.order);
   if (keep_tables) {
     const auto t0 = std::chrono::steady_clock::now();
     if constexpr (REL) {  // the bases, 4 bytes per tile, after the last kernel
@@ -1283,17 +1287,14 @@ void run_smem(const std::vector<const std::uint8_t*>& seqs, const std::vector<in
                                                                         pt, dscores.get(), on_device ? dout.get() : nullptr,
                                                                         dout_off.get());
   CUDA_CHECK_LAUNCH();
-  const auto sc = dscores.to_host();
   out.cell_bytes = static_cast<int>(sizeof(Cell));
-  out.scores.assign(static_cast<std::size_t>(ns), 0);
-  for (int k = 0; k < ns; ++k) out.scores[static_cast<std::size_t>(order[static_cast<std::size_t>(k)])] = sc[static_cast<std::size_t>(k)];
-  if (what == FoldOutput::structures) {
-    std::vector<std::string> traced = trace_structures(
-        DeviceTables{dout.get(), static_cast<int>(sizeof(Cell)), nullptr, dout_off.get(), dcodes.get(), dcode_off.get(), ns}, lens, p);
-    out.structures.assign(static_cast<std::size_t>(ns), {});
-    for (int k = 0; k < ns; ++k)
-      out.structures[static_cast<std::size_t>(order[static_cast<std::size_t>(k)])] = std::move(traced[static_cast<std::size_t>(k)]);
-  }
+  out.scores = in_caller_order(dscores.to_host(), order);
+  if (what == FoldOutput::structures)
+    out.structures = in_caller_order(
+        trace_structures(
+            DeviceTables{dout.get(), static_cast<int>(sizeof(Cell)), nullptr, dout_off.get(), dcodes.get(), dcode_off.get(), ns},
+            lens, p),
+        order);
   if (keep_tables) {
     auto& tables = [&]() -> std::vector<UninitVector<Cell>>& {
       if constexpr (sizeof(Cell) == 2) return out.tables16;
