@@ -119,6 +119,9 @@ void screen_case(const BenchOptions& o, int threads) {
               st.cpu_pairs, updates);
   std::printf("  %.1f s wall (kernels %.1f s), %.1f GOPS, score checksum %lld\n", t, st.kernel_ms / 1e3,
               updates / t / 1e9, sum);
+  std::printf("  %lld of %lld slabs computed (a repeated query substring's slab is computed once; the updates "
+              "above count every slab)\n",
+              st.slabs_computed, st.slabs);
   std::printf("  thesis (Titan V): about 1 day per svRNA for 32,000 transcripts\n");
 }
 

@@ -201,7 +201,7 @@ __device__ inline int find_pair(const std::int64_t* prefix, int npairs, std::int
 
 // The work item of this block: pair, slab (query start i1 of this launch's d1) and first column i0
 // of a tile `width` columns wide (items ordered by pair, then i1, then tile; a launch's work list,
-// bpmax_launch.hpp, gives each pair's item counts and the query start of its first slab).
+// bpmax_launch.hpp, gives each pair's item counts and the query starts of its slabs).
 struct SlabTile {
   PairDesc pd;
   int i1 = 0, i0 = 0;
@@ -213,7 +213,7 @@ __device__ inline SlabTile slab_tile(const BatchView& b, const std::int64_t* pre
   t.pd = b.pairs[p];
   const int tiles = tiles_across(t.pd.m, width);
   const std::int64_t local = item - prefix[p];
-  t.i1 = static_cast<int>(prefix[b.npairs + 1 + p] + local / tiles);
+  t.i1 = static_cast<int>(prefix[prefix[b.npairs + 1 + p] + local / tiles]);
   t.i0 = static_cast<int>(local % tiles) * width;
   return t;
 }
@@ -222,9 +222,11 @@ __device__ inline SlabTile slab_tile(const BatchView& b, const std::int64_t* pre
 // Cells of a slab row, and its 8-cell chunks.
 __device__ __forceinline__ int row_cells(const PairDesc& pd) { return f_row_cells(pd.l2); }
 __device__ __forceinline__ int row_chunks(const PairDesc& pd) { return f_row_cells(pd.l2) / 8; }
+// The slab of query interval (i1, i1 + d1): the one computed for the first interval with its bases.
 template <class Cell>
 __device__ Cell* slab_ptr(Cell* f, const PairDesc& pd, int i1, int d1) {
-  return f + pd.f + query_interval_index(pd.n, i1, d1) * static_cast<std::int64_t>(pd.m) * row_cells(pd);
+  const std::int64_t slab = __ldg(pd.slabs + query_interval_index(pd.n, i1, d1));
+  return f + pd.f + slab * static_cast<std::int64_t>(pd.m) * row_cells(pd);
 }
 // Row i2 of a slab: its column c holds the interval (i2, row_first(i2) + c).
 template <class Cell>

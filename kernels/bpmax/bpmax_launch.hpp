@@ -52,6 +52,10 @@ struct PairDesc {
   std::int64_t f = 0;            // first cell of the pair's F slabs in the batch's F buffer
   std::int64_t s1 = 0, s2 = 0;   // first cell of S1 and S2 in the batch's S buffer
   std::int64_t x = 0, z = 0;     // first code of the query and of the REVERSED target in the codes buffer
+  // Device: for each query interval (query_interval_index), the query interval whose slab holds its
+  // values, the first with the same bases (lib/stages/bpmax/repeated_slabs.hpp). Only those slabs are
+  // computed (the work lists name them); every read of a slab goes through this map.
+  const std::int32_t* slabs = nullptr;
 };
 
 struct SiteOut {
@@ -76,10 +80,11 @@ struct BatchView {
   bool term1_landing = true;          // the double reduction's form: term1_landing(max_l2, wide, ...)
 };
 
-// Per-d1 work lists of the two kernels, built on the host and passed as device arrays of 2 npairs + 1
-// values: npairs + 1 prefix counts of (slab, tile) work items by pair, then for each pair the query start
-// i1 of its first slab in the list (a list may hold a range of a pair's slabs: the host runs slabs by their
-// query end in two groups on two streams, lib/stages/bpmax/cuda.cpp).
+// Per-d1 work lists of the two kernels, built on the host and passed as device arrays: npairs + 1 prefix
+// counts of (slab, tile) work items by pair, then for each pair the position (in the same array) of the
+// query starts i1 of its slabs in the list, ascending, then those starts. A list holds some of a pair's
+// slabs: the first occurrences of their bases (PairDesc::slabs), of one of the two groups by query end
+// that the host runs on two streams (lib/stages/bpmax/cuda.cpp).
 int term1_tile_width();
 // Tiles `width` columns wide across a strand of n bases: the work items of one slab (or strand), counted
 // the same way by the host's work lists and the kernels' decoding of them.

@@ -451,6 +451,52 @@ TEST(BpmaxGpu, TwoSlabGroupsOnTwoStreamsEqualOneStreamAndTheCpu) {
     }
 }
 
+// Queries made of few letters or of one motif repeated, where most query intervals repeat an earlier
+// one: their slabs are read from the first occurrence (repeated_slabs.hpp), computed once. Query windows
+// below the query's length make the sites read repeats too; both slab groupings, 16- and 32-bit cells.
+TEST(BpmaxGpu, QueriesWithRepeatedSubstringsEqualTheCpu) {
+  SCREEN_REQUIRE_GPU();
+  std::mt19937 rng(26112826);
+  const auto query = [&](int round) {
+    const int n = 2 + static_cast<int>(rng() % 27);
+    if (round % 3 == 0) return std::string(static_cast<std::size_t>(n), "ACGU"[rng() % 4]);
+    if (round % 3 == 1) {
+      const std::string motif = test::random_letters(rng, 1 + static_cast<int>(rng() % 4));
+      std::string q;
+      while (static_cast<int>(q.size()) < n) q += motif;
+      return q.substr(0, static_cast<std::size_t>(n));
+    }
+    std::string q = test::random_letters(rng, n);
+    for (char& c : q) c = c == 'A' || c == 'C' ? 'G' : 'U';  // two letters, GU pairs only
+    return q;
+  };
+  const PairWeights weight_sets[] = {{3, 2, 1, 1}, {3000, 2000, 1000, 1}};  // the second: 32-bit cells
+  for (const PairWeights& w : weight_sets)
+    for (int w1 : {0, 3, 8})
+      for (int groups : {1, 2}) {
+        std::vector<Case> cases;
+        for (int k = 0; k < 9; ++k)
+          cases.push_back({test::codes(query(k)), test::codes(test::random_letters(rng, 40 + static_cast<int>(rng() % 400)))});
+        const auto pairs = inputs(cases);
+        Params p;
+        p.weights = w;
+        p.query_window = w1;
+        p.target_window = 128;
+        GpuOptions options;
+        options.slab_groups = groups;
+        GpuStats stats;
+        const auto got = interact_pairs_gpu(pairs, p, TracebackMode::all(), options, &stats);
+        const auto want = interact_pairs(pairs, p, TracebackMode::all(), Method::cpu);
+        EXPECT_EQ(stats.gpu_pairs, pairs.size());
+        EXPECT_LT(stats.slabs_computed, stats.slabs) << "one-letter queries repeat every substring";
+        for (std::size_t k = 0; k < pairs.size(); ++k)
+          expect_same_site(want[k].site, got[k].site,
+                           "weights " + std::to_string(w.cg) + " W1 " + std::to_string(w1) + " groups " + std::to_string(groups) +
+                               " pair " + std::to_string(k) + " (" + std::to_string(cases[k].x.size()) + " x " +
+                               std::to_string(cases[k].y.size()) + ")");
+      }
+}
+
 // A memory cap that holds only the smaller tables: those are cut into several GPU batches, the larger
 // pairs go to the CPU, and the results do not change.
 TEST(BpmaxGpu, PairsOverTheMemoryBudgetGoToTheCpu) {

@@ -27,6 +27,7 @@
 #include "gpu/device_info.hpp"
 #include "kernels/bpmax/bpmax_launch.hpp"
 #include "stages/bpmax/cpu.hpp"
+#include "stages/bpmax/repeated_slabs.hpp"
 
 namespace screen::bpmax {
 
@@ -111,7 +112,7 @@ class GpuRunner {
 
   const Params& params() const { return params_; }
   std::size_t bytes() const {
-    return f_.bytes() + s_.bytes() + codes_.bytes() + pairs_.bytes() + prefix_.bytes() + sites_.bytes();
+    return f_.bytes() + s_.bytes() + slabs_.bytes() + codes_.bytes() + pairs_.bytes() + prefix_.bytes() + sites_.bytes();
   }
 
   // Scores the batch; sites into out[pairs[k]]. max_shared: the device's shared memory per block;
@@ -121,9 +122,11 @@ class GpuRunner {
     const std::size_t np = plan.pairs.size();
     std::vector<kb::PairDesc> desc(np);
     std::vector<Band> bands(np);
+    std::vector<RepeatedSlabs> repeats(np);
     std::vector<std::uint8_t> codes;
     codes.reserve(plan.codes);
     std::int64_t f = 0, s = 0;
+    std::size_t slab_map = 0;
     int max_l1 = 0, max_l2 = 0;
     for (std::size_t k = 0; k < np; ++k) {
       const PairInput& in = all[plan.pairs[k]];
@@ -146,10 +149,24 @@ class GpuRunner {
       for (int t = 0; t < b.m; ++t) codes.push_back(in.target.codes[reversed_index(b.m, t)]);
       max_l1 = std::max(max_l1, b.l1);
       max_l2 = std::max(max_l2, b.l2);
+      repeats[k] = repeated_slabs(in.query.codes, b.n, b.l1);
+      slab_map += repeats[k].slab.size();
+      stats.slabs += repeats[k].intervals();
+      stats.slabs_computed += repeats[k].computed();
     }
     const std::size_t cell = plan.wide ? 4 : 2;
     ensure(f_, static_cast<std::size_t>(f) * cell);
     ensure(s_, static_cast<std::size_t>(s) * cell);
+    ensure(slabs_, slab_map);
+    {
+      std::vector<std::int32_t> maps;
+      maps.reserve(slab_map);
+      for (std::size_t k = 0; k < np; ++k) {
+        desc[k].slabs = slabs_.get() + maps.size();
+        maps.insert(maps.end(), repeats[k].slab.begin(), repeats[k].slab.end());
+      }
+      slabs_.upload(maps, stream_.get());
+    }
     codes_.upload(codes, stream_.get());
     pairs_.upload(desc, stream_.get());
 
@@ -184,7 +201,10 @@ class GpuRunner {
       split[k] = slab_groups > 1 ? j : b.n;
     }
     // One launch's work list (bpmax_launch.hpp): prefix counts of the (slab, tile) items of the group's
-    // slabs of length d1, tiles `width` columns wide, then each pair's first query start.
+    // slabs of length d1, tiles `width` columns wide, then where each pair's query starts are, then those
+    // starts. Only first occurrences are computed (repeated_slabs.hpp): a repeat's first occurrence starts
+    // before it and so ends before it too, in the same group or the early one, which the late group waits
+    // for; so the groups' order of reads holds for the slabs a repeat is read from.
     struct Lists {
       std::int64_t term1 = 0, patch = 0;  // items
       std::size_t term1_at = 0, patch_at = 0;  // offsets into prefix
@@ -192,17 +212,21 @@ class GpuRunner {
     auto add_list = [&](int d1, bool late, int width, std::int64_t& items) {
       const std::size_t at = prefix.size();
       prefix.push_back(0);
-      std::vector<std::int64_t> first(np, 0);
+      std::vector<std::vector<int>> starts(np);
       for (std::size_t k = 0; k < np; ++k) {
         const Band& b = bands[k];
-        const int slabs = d1 < b.l1 ? b.n - d1 : 0;                        // i1 = 0 .. slabs - 1
-        const int early = std::clamp(split[k] - d1, 0, slabs);            // i1 + d1 < split
-        const int lo = late ? early : 0, hi = late ? slabs : early;
-        first[k] = lo;
-        prefix.push_back(prefix.back() + static_cast<std::int64_t>(hi - lo) * kb::tiles_across(b.m, width));
+        if (d1 < b.l1)
+          for (const int i1 : repeats[k].firsts[static_cast<std::size_t>(d1)])
+            if ((i1 + d1 >= split[k]) == late) starts[k].push_back(i1);
+        prefix.push_back(prefix.back() + static_cast<std::int64_t>(starts[k].size()) * kb::tiles_across(b.m, width));
       }
       items = prefix.back();
-      prefix.insert(prefix.end(), first.begin(), first.end());
+      std::int64_t where = static_cast<std::int64_t>(prefix.size() - at + np);
+      for (std::size_t k = 0; k < np; ++k) {
+        prefix.push_back(where);
+        where += static_cast<std::int64_t>(starts[k].size());
+      }
+      for (const auto& list : starts) prefix.insert(prefix.end(), list.begin(), list.end());
       return at;
     };
     std::vector<Lists> lists(2 * static_cast<std::size_t>(max_l1));  // [d1][early, late]
@@ -300,6 +324,7 @@ class GpuRunner {
   std::vector<gpu::Event> early_done_;  // [d1]: the early group's slabs below d1 are done (0: the single tables)
   gpu::Event late_done_;
   gpu::DeviceBuffer<unsigned char> f_, s_;
+  gpu::DeviceBuffer<std::int32_t> slabs_;  // the pairs' maps of repeated query substrings (PairDesc::slabs)
   gpu::DeviceBuffer<std::uint8_t> codes_;
   gpu::DeviceBuffer<kb::PairDesc> pairs_;
   gpu::DeviceBuffer<std::int64_t> prefix_;
@@ -329,7 +354,8 @@ std::size_t gpu_table_bytes(int n, int m, const Params& p) {
   const Band b = make_band(std::max(n, 0), std::max(m, 0), p);
   if (b.n == 0 || b.m == 0) return 0;
   const std::size_t cell = fits_16bit(b, p) ? 2 : 4;
-  return cell * (f_cells(b) + s_cells(b)) + static_cast<std::size_t>(b.n + b.m);
+  return cell * (f_cells(b) + s_cells(b)) + static_cast<std::size_t>(b.n + b.m) +
+         sizeof(std::int32_t) * static_cast<std::size_t>(query_interval_count(b.n, b.l1));  // PairDesc::slabs
 }
 
 GpuScores score_pairs_gpu(const std::vector<PairInput>& pairs, const Params& p, TracebackMode traceback,

@@ -67,6 +67,9 @@ struct GpuStats {
   double term1_ms = 0;        //   double reduction (base case, terms 1, 2, 3, 6)
   double patch_ms = 0;        //   patch-up (terms 4, 5, 7)
   double transfer_ms = 0;     // device time of host<->device copies (events)
+  // Query intervals of the GPU pairs, and how many of their slabs were computed: a repeated query substring's
+  // slab is computed once (repeated_slabs.hpp).
+  long long slabs = 0, slabs_computed = 0;
 };
 
 // Bytes of device memory the GPU path needs for one pair's tables.
