@@ -8,6 +8,7 @@
 
 #include "bpmax_test_util.hpp"
 #include "stages/bpmax/bpmax_defs.hpp"
+#include "stages/bpmax/cpu.hpp"
 #include "stages/bpmax/reference.hpp"
 #include "stages/bpmax/repeated_slabs.hpp"
 
@@ -82,6 +83,32 @@ TEST(RepeatedSlabs, TheReferenceSlabsOfEqualSubstringsAreEqual) {
                                                                         << f << ", " << f + d1 << ") at " << i2 << ", " << j2;
       }
     EXPECT_GT(repeats, 0) << q;  // short queries over small alphabets always repeat a letter
+  }
+}
+
+// The CPU fast path stores a repeat's slab once and reads it for every occurrence: each of its cells
+// equals the reference's, on queries that repeat most of their substrings, in 16- and 32-bit cells,
+// one and several threads.
+TEST(RepeatedSlabs, TheCpuTablesOfRepetitiveQueriesEqualTheReference) {
+  std::mt19937 rng(12);
+  const std::string queries[] = {"AAAAAAAAAAAAA", "GCGCGCGCGCGCG", "GGUGGUGGUGGUGG", "ACGUACGUAACGU", "UUGCUUGCA"};
+  for (int trial = 0; trial < 10; ++trial) {
+    const std::string& q = queries[trial % 5];
+    const int n = static_cast<int>(q.size()), m = 20 + static_cast<int>(rng() % 60);
+    const std::vector<std::uint8_t> x = codes(q), y = codes(test::random_letters(rng, m));
+    Params p;
+    if (trial >= 5) p.weights = PairWeights{3000, 2000, 1000, 1};  // 32-bit cells
+    p.query_window = trial % 3 == 0 ? 7 : 0;
+    p.target_window = trial % 2 == 0 ? 16 : 0;
+    const ReferenceTables ref(x.data(), n, y.data(), m, p);
+    const CpuTables fast(x.data(), n, y.data(), m, p, 1 + trial % 3);
+    const Band b = make_band(n, m, p);
+    for (int d1 = 0; d1 < b.l1; ++d1)
+      for (int i1 = 0; i1 + d1 < n; ++i1)
+        for (int i2 = 0; i2 < m; ++i2)
+          for (int j2 = i2; j2 < m && j2 - i2 < b.l2; ++j2)
+            ASSERT_EQ(fast.F(i1, i1 + d1, i2, j2), ref.F(i1, i1 + d1, i2, j2))
+                << q << " trial " << trial << " at (" << i1 << ", " << i1 + d1 << ", " << i2 << ", " << j2 << ")";
   }
 }
 

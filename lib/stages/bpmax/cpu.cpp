@@ -16,6 +16,8 @@
 #include <limits>
 #include <type_traits>
 
+#include "stages/bpmax/repeated_slabs.hpp"
+
 namespace screen::bpmax {
 
 #if defined(__GNUC__) && !defined(__clang__) && (defined(__x86_64__) || defined(__i386__))
@@ -304,6 +306,14 @@ CpuTables::CpuTables(const std::uint8_t* x, int n, const std::uint8_t* y, int m,
   stride_ = row_stride(band_.m);
   stride1_ = row_stride(band_.n);
   slab_cells_ = static_cast<std::size_t>(band_.l2) * static_cast<std::size_t>(stride_);
+  {
+    RepeatedSlabs r = repeated_slabs(x_.data(), band_.n, band_.l1);
+    slab_index_.resize(r.slab.size());
+    std::int32_t stored = 0;
+    for (std::size_t q = 0; q < r.slab.size(); ++q)  // a first occurrence's index is at most its repeats'
+      slab_index_[q] = r.slab[q] == static_cast<std::int32_t>(q) ? stored++ : slab_index_[static_cast<std::size_t>(r.slab[q])];
+    firsts_ = std::move(r.firsts);
+  }
   if (narrow_)
     fill<std::int16_t>(threads);
   else
@@ -317,7 +327,8 @@ template <class Cell>
 void CpuTables::fill(int threads) {
   const int n = band_.n, m = band_.m, l1 = band_.l1, l2 = band_.l2;
   const int stride = stride_;
-  const std::size_t slabs = static_cast<std::size_t>(query_interval_count(n, l1));
+  std::size_t slabs = 0;  // stored: first occurrences only
+  for (const auto& starts : firsts_) slabs += starts.size();
   UninitVector<Cell>& f = pick<Cell>(f16_, f32_);
   std::vector<Cell>& s1 = pick<Cell>(s1_16_, s1_32_);
   std::vector<Cell>& s2 = pick<Cell>(s2_16_, s2_32_);
@@ -337,7 +348,9 @@ void CpuTables::fill(int threads) {
   Cell* const fd = f.data();
   const Cell* const s2d = s2.data();
   const Cell* const wzd = wz.data();
-  auto slab = [&](int i1, int d1) { return fd + static_cast<std::size_t>(query_interval_index(n, i1, d1)) * slab_cells_; };
+  auto slab = [&](int i1, int d1) {
+    return fd + static_cast<std::size_t>(slab_index_[static_cast<std::size_t>(query_interval_index(n, i1, d1))]) * slab_cells_;
+  };
   auto s1v = [&](int i, int j) { return s1[static_cast<std::size_t>(j - i) * stride1_ + i]; };
   auto wx = [&](int a, int c) { return static_cast<Cell>(table_.at(x_[static_cast<std::size_t>(a)], x_[static_cast<std::size_t>(c)])); };
 
@@ -354,11 +367,13 @@ void CpuTables::fill(int threads) {
     for (long long sl = 0; sl < static_cast<long long>(slabs); ++sl)
       std::fill_n(fd + static_cast<std::size_t>(sl) * slab_cells_, slab_cells_, Cell{0});
     for (int d1 = 0; d1 < l1; ++d1) {
-      const int nslabs = n - d1;
+      // The slabs of length d1 to compute: first occurrences of their bases (the others read theirs).
+      const std::vector<int>& starts = firsts_[static_cast<std::size_t>(d1)];
+      const int nslabs = static_cast<int>(starts.size());
       // Terms 1, 2, 3 and 6 (the base row for d1 = 0): shorter query intervals only.
 #pragma omp for schedule(dynamic, 1)
       for (int item = 0; item < nslabs * ntiles; ++item) {
-        const int i1 = item / ntiles, t = item % ntiles;
+        const int i1 = starts[static_cast<std::size_t>(item / ntiles)], t = item % ntiles;
         const int j1 = i1 + d1;
         const int i0 = tile_begin(t), iend = tile_end(t);
         Cell* c = slab(i1, d1);
@@ -377,13 +392,13 @@ void CpuTables::fill(int threads) {
       // Terms 4, 5 and 7: the slab's own shorter z intervals, by increasing d2.
       if (nslabs >= team) {
 #pragma omp for schedule(dynamic, 1)
-        for (int i1 = 0; i1 < nslabs; ++i1) {
-          Cell* c = slab(i1, d1);
+        for (int k = 0; k < nslabs; ++k) {
+          Cell* c = slab(starts[static_cast<std::size_t>(k)], d1);
           for (int t = ntiles - 1; t >= 0; --t)
             for (int d2 = 1; d2 < l2; ++d2) k_inner_row(c, s2d, wzd, stride, d2, m, tile_begin(t), tile_end(t));
         }
       } else {
-        for (int i1 = 0; i1 < nslabs; ++i1) {
+        for (const int i1 : starts) {
           Cell* c = slab(i1, d1);
           for (int d2 = 1; d2 < l2; ++d2) {
 #pragma omp for schedule(dynamic, 1)
@@ -396,7 +411,8 @@ void CpuTables::fill(int threads) {
 }
 
 std::size_t CpuTables::f_offset(int i1, int j1, int i2, int j2) const {
-  return static_cast<std::size_t>(query_interval_index(band_.n, i1, j1 - i1)) * slab_cells_ +
+  const std::size_t q = static_cast<std::size_t>(query_interval_index(band_.n, i1, j1 - i1));
+  return static_cast<std::size_t>(slab_index_[q]) * slab_cells_ +
          static_cast<std::size_t>(j2 - i2) * static_cast<std::size_t>(stride_) + static_cast<std::size_t>(i2);
 }
 

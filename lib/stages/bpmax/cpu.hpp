@@ -32,7 +32,8 @@ namespace screen::bpmax {
 // Whether the CPU path stores 16-bit cells for this pair (max_possible_score(L1, L2) fits).
 bool cpu_uses_16bit(int n, int m, const Params& p);
 
-// Bytes of the CPU path's tables for one pair (F, S1, S2 and the target pair weights).
+// Bytes of the CPU path's tables for one pair (F, S1, S2 and the target pair weights), with a slab for every
+// query interval: an upper bound, since repeats of a query substring share one slab (repeated_slabs.hpp).
 std::size_t cpu_table_bytes(int n, int m, const Params& p);
 
 // Max-plus updates of the double reduction (term 1) the recurrence makes on the banded tables:
@@ -73,6 +74,10 @@ class CpuTables final : public TableView {
   int stride_ = 0;   // P: cells per row of F slabs, S2 and the z weights
   int stride1_ = 0;  // cells per row of S1
   std::size_t slab_cells_ = 0;
+  // For each query interval (query_interval_index), its slab in F: repeats of a query substring share the
+  // slab of its first occurrence (repeated_slabs.hpp), stored once; slabs are numbered by first occurrence.
+  std::vector<std::int32_t> slab_index_;
+  std::vector<std::vector<int>> firsts_;  // per d1, the query starts whose slabs are computed
   // One of the two sets is used, by narrow_.
   // F: zeroed in parallel by fill()'s threads (first touch), not by resize().
   UninitVector<std::int16_t> f16_;
