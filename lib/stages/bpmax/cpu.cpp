@@ -348,9 +348,7 @@ void CpuTables::fill(int threads) {
   Cell* const fd = f.data();
   const Cell* const s2d = s2.data();
   const Cell* const wzd = wz.data();
-  auto slab = [&](int i1, int d1) {
-    return fd + static_cast<std::size_t>(slab_index_[static_cast<std::size_t>(query_interval_index(n, i1, d1))]) * slab_cells_;
-  };
+  auto slab = [&](int i1, int d1) { return fd + slab_offset(i1, d1); };
   auto s1v = [&](int i, int j) { return s1[static_cast<std::size_t>(j - i) * stride1_ + i]; };
   auto wx = [&](int a, int c) { return static_cast<Cell>(table_.at(x_[static_cast<std::size_t>(a)], x_[static_cast<std::size_t>(c)])); };
 
@@ -410,9 +408,13 @@ void CpuTables::fill(int threads) {
   }
 }
 
+std::size_t CpuTables::slab_offset(int i1, int d1) const {
+  const std::size_t q = static_cast<std::size_t>(query_interval_index(band_.n, i1, d1));
+  return static_cast<std::size_t>(slab_index_[q]) * slab_cells_;
+}
+
 std::size_t CpuTables::f_offset(int i1, int j1, int i2, int j2) const {
-  const std::size_t q = static_cast<std::size_t>(query_interval_index(band_.n, i1, j1 - i1));
-  return static_cast<std::size_t>(slab_index_[q]) * slab_cells_ +
+  return slab_offset(i1, j1 - i1) +
          static_cast<std::size_t>(j2 - i2) * static_cast<std::size_t>(stride_) + static_cast<std::size_t>(i2);
 }
 

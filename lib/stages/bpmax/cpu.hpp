@@ -64,6 +64,8 @@ class CpuTables final : public TableView {
  private:
   template <class Cell>
   void fill(int threads);
+  // First cell of query interval (i1, i1 + d1)'s slab (a repeat's is its first occurrence's).
+  std::size_t slab_offset(int i1, int d1) const;
   std::size_t f_offset(int i1, int j1, int i2, int j2) const;
 
   Params params_;
