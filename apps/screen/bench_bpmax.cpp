@@ -48,7 +48,16 @@ struct BenchOptions {
   int gpu = 0;
   unsigned max_shared_kb = 0;  // GPU rows: shared memory a block may use, KB (0: the GPU's)
   int slab_groups = 2;          // GPU rows: bpmax::GpuOptions::slab_groups
+  bool prune = true;            // GPU rows: bpmax::GpuOptions::prune_windows
 };
+
+// What the pruning of target windows skipped, for a GPU row.
+std::string pruning_note(const bpmax::GpuStats& st) {
+  const bpmax::PruneStats& ps = st.pruning;
+  if (ps.pairs == 0) return "";
+  return fmt::format("; windows pruned: {} of {} kept, {:.1f}% of the target bases scored (with the seeds)",
+                     ps.windows_kept, ps.windows, 100.0 * static_cast<double>(ps.positions_scored) / static_cast<double>(ps.positions));
+}
 
 std::vector<std::uint8_t> random_target(int m) {
   std::mt19937 rng(static_cast<unsigned>(m) * 2654435761u + 17u);
@@ -108,6 +117,7 @@ void screen_case(const BenchOptions& o, int threads) {
   go.cpu_threads = threads;
   go.max_shared_bytes = std::size_t{o.max_shared_kb} * 1024;
   go.slab_groups = o.slab_groups;
+  go.prune_windows = o.prune;
   bpmax::GpuStats st;
   long long sum = 0;
   const double t = timed([&] {
@@ -122,6 +132,14 @@ void screen_case(const BenchOptions& o, int threads) {
   std::printf("  %lld of %lld slabs computed (a repeated query substring's slab is computed once; the updates "
               "above count every slab)\n",
               st.slabs_computed, st.slabs);
+  if (st.pruning.pairs > 0)
+    std::printf("  windows pruned in %lld pairs: %lld of %lld windows kept, %.1f%% of their target bases scored (seeds "
+                "included; the updates above count every window), bounds %.2f s\n",
+                st.pruning.pairs, st.pruning.windows_kept, st.pruning.windows,
+                100.0 * static_cast<double>(st.pruning.positions_scored) / static_cast<double>(st.pruning.positions),
+                st.bounds_ms / 1e3);
+  else
+    std::printf("  no windows pruned%s\n", o.prune ? "" : " (--no-prune)");
   std::printf("  thesis (Titan V): about 1 day per svRNA for 32,000 transcripts\n");
 }
 
@@ -189,6 +207,7 @@ int run_bench(const BenchOptions& o) {
       go.cpu_threads = all;
       go.max_shared_bytes = std::size_t{o.max_shared_kb} * 1024;
       go.slab_groups = o.slab_groups;
+      go.prune_windows = o.prune;
       bpmax::interact_pairs_gpu(one, p, bpmax::TracebackMode::none(), go);  // warm-up: context, modules
       bpmax::GpuStats st;
       std::vector<bpmax::PairResult> r;
@@ -198,8 +217,8 @@ int run_bench(const BenchOptions& o) {
         throw Error(ExitCode::internal,
                     fmt::format("bench bpmax: GPU score {} != CPU score {} on {}", r[0].site.score, cpu_score, name));
       row(name, c.m, c.w2, "gpu", 0, t, gpu_mb, p, r[0].site.score,
-          fmt::format("kernels {:.4f} s (S {:.4f}, term 1 {:.4f}, patch-up {:.4f}){}", st.kernel_ms / 1e3,
-                      st.single_ms / 1e3, st.term1_ms / 1e3, st.patch_ms / 1e3,
+          fmt::format("kernels {:.4f} s (S {:.4f}, term 1 {:.4f}, patch-up {:.4f}){}{}", st.kernel_ms / 1e3,
+                      st.single_ms / 1e3, st.term1_ms / 1e3, st.patch_ms / 1e3, pruning_note(st),
                       st.cpu_pairs > 0 ? (o.max_shared_kb > 0 ? "; ran on the CPU: its tables do not fit --max-shared-kb"
                                                                : "; ran on the CPU: its tables do not fit this GPU")
                       : c.m == 20000 ? "; kernel issue target <= 0.025 s" : ""));
@@ -237,6 +256,9 @@ void add_bench_bpmax(CLI::App& bench, Action& action) {
                   "GPU rows: 2 runs each d1's slabs in two groups on two streams, 1 on one stream (to compare)")
       ->check(CLI::Range(1, 2))
       ->capture_default_str();
+  cmd->add_flag("!--no-prune", o->prune,
+                "GPU rows: compute every target window instead of skipping those whose bound is below a computed "
+                "window's score (to compare; the sites are the same)");
   cmd->add_option("--targets", o->targets, "Also screen every --query record against these targets on the GPU (W2 128)");
   cmd->add_option("--first-target", o->first_target, "Start the screen at record K of --targets (0: the first)")
       ->capture_default_str();

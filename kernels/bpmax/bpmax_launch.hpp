@@ -107,6 +107,13 @@ void launch_double_reduction(const BatchView& b, int d1, const std::int64_t* pre
                              void* stream);
 // Terms 4, 5, 7 for the slabs of length d1 in the work list (after launch_double_reduction for them).
 void launch_patch_up(const BatchView& b, int d1, const std::int64_t* prefix, std::int64_t items, void* stream);
+// The window bounds of lib/stages/bpmax/window_bounds.hpp for every pair (every query at most kMaxBoundQuery
+// long), after launch_single_tables: prefix holds npairs + 1 prefix counts of blocks of kBoundWindows target
+// windows by pair, then each pair's first index in out; out[first + i2] is window i2's bound.
+constexpr int kBoundWindows = 128;
+SCREEN_HD constexpr int bound_blocks(int m, int l2) { return tiles_across(m - l2 + 1, kBoundWindows); }
+void launch_window_bounds(const BatchView& b, const std::int64_t* prefix, std::int64_t items, std::int32_t* out,
+                          void* stream);
 // The site of every pair into out[p] (device).
 void launch_sites(const BatchView& b, SiteOut* out, void* stream);
 

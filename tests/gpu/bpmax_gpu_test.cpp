@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <random>
 #include <string>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "gpu_test_util.hpp"
 #include "stages/bpmax/cpu.hpp"
 #include "stages/bpmax/cuda.hpp"
+#include "stages/bpmax/window_pruning.hpp"
 #include "stages/bpmax/interact.hpp"
 #include "kernels/bpmax/bpmax_launch.hpp"
 #include "../bpmax/bpmax_test_util.hpp"
@@ -495,6 +497,67 @@ TEST(BpmaxGpu, QueriesWithRepeatedSubstringsEqualTheCpu) {
                                " pair " + std::to_string(k) + " (" + std::to_string(cases[k].x.size()) + " x " +
                                std::to_string(cases[k].y.size()) + ")");
       }
+}
+
+// Pruned target windows (window_pruning.hpp): the GPU's bounds equal the CPU's, and the pruned sites with
+// their tracebacks equal the CPU path's, which computes every window: random, periodic and one-letter targets
+// (many windows tie), windows of 16 to 128, 16- and 32-bit cells, whole and windowed queries.
+TEST(BpmaxGpu, PrunedWindowsEqualTheCpu) {
+  SCREEN_REQUIRE_GPU();
+  std::mt19937 rng(28112026);
+  const auto target = [&](int m, int kind) {
+    if (kind == 0) return test::random_letters(rng, m);
+    if (kind == 1) {
+      const std::string motif = test::random_letters(rng, 1 + static_cast<int>(rng() % 9));
+      std::string t;
+      while (static_cast<int>(t.size()) < m) t += motif;
+      return t.substr(0, static_cast<std::size_t>(m));
+    }
+    return std::string(static_cast<std::size_t>(m), "ACGU"[rng() % 4]);
+  };
+  const PairWeights weight_sets[] = {{3, 2, 1, 1}, {3000, 2000, 1000, 1}};  // the second: 32-bit cells
+  long long pruned = 0, kept = 0, windows = 0;
+  for (const PairWeights& w : weight_sets)
+    for (int w2 : {16, 64, 128})
+      for (int w1 : {0, 5}) {
+        std::vector<Case> cases;
+        for (int k = 0; k < 8; ++k) {
+          const int n = 2 + static_cast<int>(rng() % 30);
+          const int m = kPruneMinWindows * w2 + static_cast<int>(rng() % 2500);
+          cases.push_back({test::codes(test::random_letters(rng, n)), test::codes(target(m, k % 4 == 3 ? 2 : k % 3 == 2 ? 1 : 0))});
+        }
+        const auto pairs = inputs(cases);
+        Params p;
+        p.weights = w;
+        p.query_window = w1;
+        p.target_window = w2;
+        const std::string what = "weights " + std::to_string(w.cg) + " W1 " + std::to_string(w1) + " W2 " + std::to_string(w2);
+        const auto gpu_bounds = window_upper_bounds_gpu(pairs, p);
+        for (std::size_t k = 0; k < pairs.size(); ++k)
+          EXPECT_EQ(gpu_bounds[k], window_upper_bounds(cases[k].x.data(), static_cast<int>(cases[k].x.size()), cases[k].y.data(),
+                                                       static_cast<int>(cases[k].y.size()), p))
+              << what << " pair " << k;
+        GpuStats stats;
+        const auto got = interact_pairs_gpu(pairs, p, TracebackMode::all(), GpuOptions{}, &stats);
+        const auto want = interact_pairs(pairs, p, TracebackMode::all(), Method::cpu);
+        EXPECT_EQ(stats.gpu_pairs, pairs.size());
+        EXPECT_EQ(stats.pruning.pairs, static_cast<long long>(pairs.size())) << what;
+        pruned += stats.pruning.pairs;
+        kept += stats.pruning.windows_kept;
+        windows += stats.pruning.windows;
+        for (std::size_t k = 0; k < pairs.size(); ++k)
+          expect_same_site(want[k].site, got[k].site,
+                           what + " pair " + std::to_string(k) + " (" + std::to_string(cases[k].x.size()) + " x " +
+                               std::to_string(cases[k].y.size()) + ")");
+        GpuOptions whole;
+        whole.prune_windows = false;
+        GpuStats whole_stats;
+        const auto all = interact_pairs_gpu(pairs, p, TracebackMode::none(), whole, &whole_stats);
+        EXPECT_EQ(whole_stats.pruning.pairs, 0);
+        for (std::size_t k = 0; k < pairs.size(); ++k) EXPECT_EQ(all[k].site.score, got[k].site.score) << what;
+      }
+  EXPECT_LT(kept, windows) << "no window was skipped: the test would not see a wrong skip";
+  std::printf("pruned pairs %lld: %lld of %lld windows kept\n", pruned, kept, windows);
 }
 
 // A memory cap that holds only the smaller tables: those are cut into several GPU batches, the larger

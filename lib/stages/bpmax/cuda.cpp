@@ -28,6 +28,8 @@
 #include "kernels/bpmax/bpmax_launch.hpp"
 #include "stages/bpmax/cpu.hpp"
 #include "stages/bpmax/repeated_slabs.hpp"
+#include "stages/bpmax/window_bounds.hpp"
+#include "stages/bpmax/window_pruning.hpp"
 
 namespace screen::bpmax {
 
@@ -112,22 +114,23 @@ class GpuRunner {
 
   const Params& params() const { return params_; }
   std::size_t bytes() const {
-    return f_.bytes() + s_.bytes() + slabs_.bytes() + codes_.bytes() + pairs_.bytes() + prefix_.bytes() + sites_.bytes();
+    return f_.bytes() + s_.bytes() + slabs_.bytes() + codes_.bytes() + pairs_.bytes() + prefix_.bytes() + sites_.bytes() +
+           bounds_.bytes();
   }
 
   // Scores the batch; sites into out[pairs[k]]. max_shared: the device's shared memory per block;
   // slab_groups: 2 runs the slabs in two groups on two streams (below), 1 all on one stream.
-  void run(const std::vector<PairInput>& all, const BatchPlan& plan, std::size_t max_shared, int slab_groups,
-           std::vector<PairResult>& out, GpuStats& stats) {
+  // The plan's pairs as descriptors (F and S offsets, codes with each target reversed); returns the F cells,
+  // and leaves the S cells in s_end_.
+  std::int64_t describe(const std::vector<PairInput>& all, const BatchPlan& plan, std::vector<kb::PairDesc>& desc,
+                        std::vector<Band>& bands, std::vector<std::uint8_t>& codes, int& max_l1, int& max_l2) {
     const std::size_t np = plan.pairs.size();
-    std::vector<kb::PairDesc> desc(np);
-    std::vector<Band> bands(np);
-    std::vector<RepeatedSlabs> repeats(np);
-    std::vector<std::uint8_t> codes;
+    desc.assign(np, kb::PairDesc{});
+    bands.assign(np, Band{});
+    codes.clear();
     codes.reserve(plan.codes);
     std::int64_t f = 0, s = 0;
-    std::size_t slab_map = 0;
-    int max_l1 = 0, max_l2 = 0;
+    max_l1 = max_l2 = 0;
     for (std::size_t k = 0; k < np; ++k) {
       const PairInput& in = all[plan.pairs[k]];
       const Band b = make_band(in.query.length, in.target.length, params_);
@@ -149,7 +152,86 @@ class GpuRunner {
       for (int t = 0; t < b.m; ++t) codes.push_back(in.target.codes[reversed_index(b.m, t)]);
       max_l1 = std::max(max_l1, b.l1);
       max_l2 = std::max(max_l2, b.l2);
-      repeats[k] = repeated_slabs(in.query.codes, b.n, b.l1);
+    }
+    s_end_ = s;
+    return f;
+  }
+
+  // The window bounds (window_bounds.hpp) of the plan's pairs into out[plan.pairs[k]]: S1 and S2, then one
+  // thread a window. The plan's F cells are not needed.
+  void bounds(const std::vector<PairInput>& all, const BatchPlan& plan, std::vector<std::vector<std::int32_t>>& out,
+              GpuStats& stats) {
+    const std::size_t np = plan.pairs.size();
+    std::vector<kb::PairDesc> desc;
+    std::vector<Band> bands;
+    std::vector<std::uint8_t> codes;
+    int max_l1 = 0, max_l2 = 0;
+    describe(all, plan, desc, bands, codes, max_l1, max_l2);
+    const std::size_t cell = plan.wide ? 4 : 2;
+    ensure(s_, static_cast<std::size_t>(s_end_) * cell);
+    codes_.upload(codes, stream_.get());
+    pairs_.upload(desc, stream_.get());
+    std::vector<std::int64_t> prefix{0};
+    for (std::size_t k = 0; k < np; ++k) {
+      prefix.push_back(prefix.back() + kb::tiles_across(bands[k].n, kb::single_tile_width()));
+      prefix.push_back(prefix.back() + kb::tiles_across(bands[k].m, kb::single_tile_width()));
+    }
+    const std::int64_t single_items = prefix.back();
+    const std::size_t at = prefix.size();
+    prefix.push_back(0);
+    for (std::size_t k = 0; k < np; ++k) prefix.push_back(prefix.back() + kb::bound_blocks(bands[k].m, bands[k].l2));
+    const std::int64_t bound_items = prefix.back();
+    std::int64_t windows = 0;
+    std::vector<std::int64_t> first(np);
+    for (std::size_t k = 0; k < np; ++k) {
+      first[k] = windows;
+      prefix.push_back(windows);
+      windows += bands[k].m - bands[k].l2 + 1;
+    }
+    prefix_.upload(prefix, stream_.get());
+    ensure(bounds_, static_cast<std::size_t>(windows));
+    kb::BatchView v;
+    v.pairs = pairs_.get();
+    v.npairs = static_cast<int>(np);
+    v.max_l1 = max_l1;
+    v.max_l2 = max_l2;
+    v.codes = codes_.get();
+    v.s = s_.get();
+    v.wide = plan.wide;
+    v.table = table_;
+    EventPair single, bound;
+    single.start(stream_.get());
+    kb::launch_single_tables(v, prefix_.get(), single_items, stream_.get());
+    single.stop(stream_.get());
+    bound.start(stream_.get());
+    kb::launch_window_bounds(v, prefix_.get() + at, bound_items, bounds_.get(), stream_.get());
+    bound.stop(stream_.get());
+    std::vector<std::int32_t> host(static_cast<std::size_t>(windows));
+    bounds_.download(host.data(), host.size(), stream_.get());
+    CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+    stats.single_ms += single.ms();
+    stats.bounds_ms += bound.ms();
+    stats.kernel_ms += single.ms() + bound.ms();
+    stats.launches += 2;
+    for (std::size_t k = 0; k < np; ++k) {
+      const auto b0 = host.begin() + first[k];
+      out[plan.pairs[k]].assign(b0, b0 + (bands[k].m - bands[k].l2 + 1));
+    }
+  }
+
+  void run(const std::vector<PairInput>& all, const BatchPlan& plan, std::size_t max_shared, int slab_groups,
+           std::vector<PairResult>& out, GpuStats& stats) {
+    const std::size_t np = plan.pairs.size();
+    std::vector<kb::PairDesc> desc;
+    std::vector<Band> bands;
+    std::vector<std::uint8_t> codes;
+    int max_l1 = 0, max_l2 = 0;
+    const std::int64_t f = describe(all, plan, desc, bands, codes, max_l1, max_l2), s = s_end_;
+    std::vector<RepeatedSlabs> repeats(np);
+    std::size_t slab_map = 0;
+    for (std::size_t k = 0; k < np; ++k) {
+      const PairInput& in = all[plan.pairs[k]];
+      repeats[k] = repeated_slabs(in.query.codes, bands[k].n, bands[k].l1);
       slab_map += repeats[k].slab.size();
       stats.slabs += repeats[k].intervals();
       stats.slabs_computed += repeats[k].computed();
@@ -300,7 +382,6 @@ class GpuRunner {
       }
     stats.kernel_ms += all_kernels.ms();
     stats.launches += launches;
-    stats.gpu_pairs += np;
     for (std::size_t k = 0; k < np; ++k) {
       PairResult& r = out[plan.pairs[k]];
       r.query_index = all[plan.pairs[k]].query_index;
@@ -329,6 +410,8 @@ class GpuRunner {
   gpu::DeviceBuffer<kb::PairDesc> pairs_;
   gpu::DeviceBuffer<std::int64_t> prefix_;
   gpu::DeviceBuffer<kb::SiteOut> sites_;
+  gpu::DeviceBuffer<std::int32_t> bounds_;  // window bounds (window_pruning.hpp)
+  std::int64_t s_end_ = 0;                  // S cells of the last plan described
 };
 
 bool same_params(const Params& a, const Params& b) {
@@ -388,53 +471,94 @@ GpuScores score_pairs_gpu(const std::vector<PairInput>& pairs, const Params& p, 
   const std::size_t budget = gpu::planning_budget(free_bytes + runner->bytes(), total_bytes,
                                                   std::clamp(options.memory_fraction, 0.05, 1.0), options.max_bytes);
   const std::size_t device_shared = kb::max_shared_bytes(options.device);
+  const PairTable pair_table = make_pair_table(p.weights);
   const std::size_t max_shared =
       options.max_shared_bytes > 0 ? std::min(options.max_shared_bytes, device_shared) : device_shared;
 
-  // Route: GPU batches by cell width (in input order), or the CPU.
-  std::vector<std::size_t> cpu;
-  BatchPlan narrow, wide;
-  std::vector<BatchPlan> batches;
-  auto flush = [&](BatchPlan& b) {
-    if (!b.pairs.empty()) batches.push_back(std::move(b));
-    b = BatchPlan{};
-  };
+  // Route: the GPU (each pair's windows pruned when it can be, window_pruning.hpp), or the CPU.
+  std::vector<std::size_t> cpu, direct, pruned;
   for (std::size_t k = 0; k < pairs.size(); ++k) {
     const Band b = make_band(std::max(pairs[k].query.length, 0), std::max(pairs[k].target.length, 0), p);
     if (b.n == 0 || b.m == 0) {
       cpu.push_back(k);
       continue;
     }
-    const bool w = !fits_16bit(b, p);
-    const std::size_t cell = w ? 4 : 2;
-    const std::size_t bytes = gpu_table_bytes(b.n, b.m, p);
-    if (bytes > budget || kb::shared_bytes_needed(b.l1, b.l2, static_cast<int>(cell)) > max_shared) {
+    const std::size_t cell = fits_16bit(b, p) ? 2 : 4;
+    if (gpu_table_bytes(b.n, b.m, p) > budget ||
+        kb::shared_bytes_needed(b.l1, b.l2, static_cast<int>(cell)) > max_shared) {
       cpu.push_back(k);
       continue;
     }
-    BatchPlan& into = w ? wide : narrow;
-    into.wide = w;
-    if ((into.f_cells + f_cells(b) + into.s_cells + s_cells(b)) * cell > budget) flush(into), into.wide = w;
-    into.pairs.push_back(k);
-    into.f_cells += f_cells(b);
-    into.s_cells += s_cells(b);
-    into.codes += static_cast<std::size_t>(b.n + b.m);
+    (options.prune_windows && prunable(b, pair_table) ? pruned : direct).push_back(k);
   }
-  flush(narrow);
-  flush(wide);
+  // GPU batches of the listed pairs (every one fits), by cell width in input order, cut by the budget; with
+  // tables = false only the S tables count (the bounds' batches).
+  auto batches_of = [&](const std::vector<PairInput>& list, const std::vector<std::size_t>& which, bool tables) {
+    BatchPlan narrow, wide;
+    std::vector<BatchPlan> batches;
+    auto flush = [&](BatchPlan& b) {
+      if (!b.pairs.empty()) batches.push_back(std::move(b));
+      b = BatchPlan{};
+    };
+    for (const std::size_t k : which) {
+      const Band b = make_band(list[k].query.length, list[k].target.length, p);
+      const bool w = !fits_16bit(b, p);
+      const std::size_t cell = w ? 4 : 2, fc = tables ? f_cells(b) : 0;
+      BatchPlan& into = w ? wide : narrow;
+      into.wide = w;
+      if (!into.pairs.empty() && (into.f_cells + fc + into.s_cells + s_cells(b)) * cell > budget) flush(into), into.wide = w;
+      into.pairs.push_back(k);
+      into.f_cells += fc;
+      into.s_cells += s_cells(b);
+      into.codes += static_cast<std::size_t>(b.n + b.m);
+    }
+    flush(narrow);
+    flush(wide);
+    return batches;
+  };
+  auto every = [](std::size_t n) {
+    std::vector<std::size_t> v(n);
+    for (std::size_t k = 0; k < n; ++k) v[k] = k;
+    return v;
+  };
 
   std::vector<PairResult> out(pairs.size());
   const double kernel_ms_before = st.kernel_ms;
   {
     const double kernel_ms = st.kernel_ms;
-    for (const BatchPlan& b : batches) runner->run(pairs, b, max_shared, options.slab_groups, out, st);
+    for (const BatchPlan& b : batches_of(pairs, direct, true)) runner->run(pairs, b, max_shared, options.slab_groups, out, st);
+    if (!pruned.empty()) {
+      std::vector<PairInput> list;
+      for (const std::size_t k : pruned) list.push_back(pairs[k]);
+      const WindowBoundsFn bounds = [&](const std::vector<PairInput>& ps) {
+        std::vector<std::vector<std::int32_t>> ub(ps.size());
+        for (const BatchPlan& b : batches_of(ps, every(ps.size()), false)) runner->bounds(ps, b, ub, st);
+        return ub;
+      };
+      const SitesFn sites = [&](const std::vector<PairInput>& ps) {
+        std::vector<PairResult> r(ps.size());
+        for (const BatchPlan& b : batches_of(ps, every(ps.size()), true))
+          runner->run(ps, b, max_shared, options.slab_groups, r, st);
+        std::vector<SiteResult> s(ps.size());
+        for (std::size_t k = 0; k < ps.size(); ++k) s[k] = std::move(r[k].site);
+        return s;
+      };
+      std::vector<SiteResult> got = score_pruned(list, p, bounds, sites, &st.pruning);
+      for (std::size_t k = 0; k < pruned.size(); ++k) {
+        PairResult& r = out[pruned[k]];
+        r.query_index = pairs[pruned[k]].query_index;
+        r.target_index = pairs[pruned[k]].target_index;
+        r.site = std::move(got[k]);
+      }
+    }
+    st.gpu_pairs += direct.size() + pruned.size();
     work_profile::add_gpu((st.kernel_ms - kernel_ms) / 1000.0);  // the kernels (events), for the run profile
   }
   own.reset();
   // The GPU pairs whose score the mode asks a traceback for (trace_gpu_sites).
   GpuScores scores;
-  for (const BatchPlan& b : batches)
-    for (std::size_t k : b.pairs)
+  for (const auto* list : {&direct, &pruned})
+    for (const std::size_t k : *list)
       if (traceback.wants(out[k].site.score)) scores.to_trace.push_back(k);
   std::sort(scores.to_trace.begin(), scores.to_trace.end());
   // The rest on the CPU.
@@ -451,6 +575,28 @@ GpuScores score_pairs_gpu(const std::vector<PairInput>& pairs, const Params& p, 
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count(),
                 (st.kernel_ms - kernel_ms_before) / 1000.0);
   return scores;
+}
+
+std::vector<std::vector<std::int32_t>> window_upper_bounds_gpu(const std::vector<PairInput>& pairs, const Params& p,
+                                                              const GpuOptions& options) {
+  if (!gpu_available()) throw ResourceError("BPMax on the GPU: " + gpu::no_gpu_reason());
+  CUDA_CHECK(cudaSetDevice(options.device));
+  GpuRunner runner(p);
+  std::vector<std::vector<std::int32_t>> out(pairs.size());
+  for (const bool wide : {false, true}) {
+    BatchPlan plan;
+    plan.wide = wide;
+    for (std::size_t k = 0; k < pairs.size(); ++k) {
+      const Band b = make_band(pairs[k].query.length, pairs[k].target.length, p);
+      if (b.n < 1 || b.n > kMaxBoundQuery || b.m < b.l2) throw UsageError("window_upper_bounds_gpu: a pair without bounds");
+      if (fits_16bit(b, p) == wide) continue;
+      plan.pairs.push_back(k);
+      plan.codes += static_cast<std::size_t>(b.n + b.m);
+    }
+    GpuStats st;
+    if (!plan.pairs.empty()) runner.bounds(pairs, plan, out, st);
+  }
+  return out;
 }
 
 void trace_gpu_sites(const std::vector<PairInput>& pairs, const Params& p, GpuScores& scores, int threads) {

@@ -10,10 +10,12 @@
 // Built only with CUDA; without it gpu_available() is false and interact_pairs_gpu throws
 // ResourceError.
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
 #include "stages/bpmax/interact.hpp"
+#include "stages/bpmax/window_pruning.hpp"
 
 namespace screen::bpmax {
 
@@ -54,6 +56,9 @@ struct GpuOptions {
   // the early one, so that one group's blocks fill the SMs the other's last wave leaves idle; 1: all on one
   // stream (`screen bench bpmax --slab-groups`). The results are the same.
   int slab_groups = 2;
+  // Skip the target windows whose upper bound is below a computed window's score (window_pruning.hpp): the
+  // same sites, less work on long targets. false computes every window (`screen bench bpmax --no-prune`).
+  bool prune_windows = true;
 };
 
 struct GpuStats {
@@ -69,7 +74,10 @@ struct GpuStats {
   double transfer_ms = 0;     // device time of host<->device copies (events)
   // Query intervals of the GPU pairs, and how many of their slabs were computed: a repeated query substring's
   // slab is computed once (repeated_slabs.hpp).
+  // With pruned windows these count the slabs of the seeds and segments run (window_pruning.hpp).
   long long slabs = 0, slabs_computed = 0;
+  double bounds_ms = 0;  // the window bounds' kernel (its S tables are in single_ms)
+  PruneStats pruning;    // the pairs whose windows were pruned
 };
 
 // Bytes of device memory the GPU path needs for one pair's tables.
@@ -80,6 +88,11 @@ std::size_t gpu_table_bytes(int n, int m, const Params& p);
 std::vector<PairResult> interact_pairs_gpu(const std::vector<PairInput>& pairs, const Params& p,
                                            TracebackMode traceback, const GpuOptions& options = {},
                                            GpuStats* stats = nullptr);
+
+// window_upper_bounds (window_pruning.hpp) of each pair, computed on the GPU as the pruning does (for tests).
+// Every query at most kMaxBoundQuery long and every target at least its window.
+std::vector<std::vector<std::int32_t>> window_upper_bounds_gpu(const std::vector<PairInput>& pairs, const Params& p,
+                                                              const GpuOptions& options = {});
 
 // The two phases of interact_pairs_gpu, so that a caller can run the host tracebacks of one batch
 // beside the GPU's next batch. score_pairs_gpu: every pair's score and site (the pairs routed to

@@ -24,6 +24,11 @@ GpuScores score_pairs_gpu(const std::vector<PairInput>&, const Params&, Tracebac
   throw ResourceError("BPMax on the GPU: this screen was built without CUDA");
 }
 
+std::vector<std::vector<std::int32_t>> window_upper_bounds_gpu(const std::vector<PairInput>&, const Params&,
+                                                              const GpuOptions&) {
+  throw ResourceError("BPMax on the GPU: this screen was built without CUDA");
+}
+
 void trace_gpu_sites(const std::vector<PairInput>&, const Params&, GpuScores& scores, int) {
   if (!scores.to_trace.empty()) throw ResourceError("BPMax on the GPU: this screen was built without CUDA");
 }

@@ -9,8 +9,8 @@ ReferenceTables::ReferenceTables(const std::uint8_t* x, int n, const std::uint8_
   x_.assign(x, x + band_.n);
   z_.resize(static_cast<std::size_t>(band_.m));
   for (int t = 0; t < band_.m; ++t) z_[static_cast<std::size_t>(t)] = y[reversed_index(band_.m, t)];
-  fill_single(x_, band_.l1, s1_);
-  fill_single(z_, band_.l2, s2_);
+  s1_ = single_strand_table(x_, band_.l1, table_);
+  s2_ = single_strand_table(z_, band_.l2, table_);
 
   f_.assign(static_cast<std::size_t>(band_.f_cell_count()), 0);
   // By increasing (j1 - i1, j2 - i2): every term reads cells shorter in one strand and no longer
@@ -21,20 +21,19 @@ ReferenceTables::ReferenceTables(const std::uint8_t* x, int n, const std::uint8_
         for (int i2 = 0; i2 + d2 < band_.m; ++i2) f(i1, i1 + d1, i2, i2 + d2) = f_cell(i1, i1 + d1, i2, i2 + d2);
 }
 
-// S(i, j) = 0 when j - i < 4; else max( max_{i <= d < j} S(i, d) + S(d+1, j), w(s_i, s_j) + S(i+1, j-1) ),
-// for j - i < l only.
-void ReferenceTables::fill_single(const std::vector<std::uint8_t>& s, int l, std::vector<std::int32_t>& out) const {
+std::vector<std::int32_t> single_strand_table(const std::vector<std::uint8_t>& s, int l, const PairTable& table) {
   const int n = static_cast<int>(s.size());
-  out.assign(static_cast<std::size_t>(n) * static_cast<std::size_t>(l), 0);
+  std::vector<std::int32_t> out(static_cast<std::size_t>(n) * static_cast<std::size_t>(l), 0);
   auto S = [&](int i, int j) -> std::int32_t& { return out[static_cast<std::size_t>(s_index(l, i, j))]; };
   for (int d = kMinLoop + 1; d < l; ++d) {
     for (int i = 0; i + d < n; ++i) {
       const int j = i + d;
-      std::int32_t best = table_.at(s[static_cast<std::size_t>(i)], s[static_cast<std::size_t>(j)]) + S(i + 1, j - 1);
+      std::int32_t best = table.at(s[static_cast<std::size_t>(i)], s[static_cast<std::size_t>(j)]) + S(i + 1, j - 1);
       for (int k = i; k < j; ++k) best = std::max(best, S(i, k) + S(k + 1, j));
       S(i, j) = best;
     }
   }
+  return out;
 }
 
 std::int32_t ReferenceTables::f_cell(int i1, int j1, int i2, int j2) const {

@@ -28,6 +28,11 @@ class TableView {
   virtual std::int32_t S2(int i, int j) const = 0;  // over z
 };
 
+// The single-strand table S of codes s with window l (s_index layout, s.size() * l cells):
+// S(i, j) = 0 when j - i <= kMinLoop; else max( max_{i <= d < j} S(i, d) + S(d+1, j), w(s_i, s_j) + S(i+1, j-1) ),
+// for j - i < l only.
+std::vector<std::int32_t> single_strand_table(const std::vector<std::uint8_t>& s, int l, const PairTable& t);
+
 // S1 over the query, S2 over the reversed target z, and F, all restricted to the windows.
 class ReferenceTables {
  public:
@@ -49,7 +54,6 @@ class ReferenceTables {
 
  private:
   std::int32_t& f(int i1, int j1, int i2, int j2) { return f_[static_cast<std::size_t>(band_.f_index(i1, j1, i2, j2))]; }
-  void fill_single(const std::vector<std::uint8_t>& s, int l, std::vector<std::int32_t>& out) const;
   std::int32_t f_cell(int i1, int j1, int i2, int j2) const;
 
   Params params_;
