@@ -9,6 +9,7 @@
 
 #include "bpmax_test_util.hpp"
 #include "stages/bpmax/cpu.hpp"
+#include "stages/bpmax/interact.hpp"
 #include "stages/bpmax/reference.hpp"
 #include "stages/bpmax/window_bounds.hpp"
 #include "stages/bpmax/window_pruning.hpp"
@@ -126,6 +127,38 @@ TEST(WindowPruning, SitesEqualTheWholePairs) {
   EXPECT_LE(stats.windows_kept, stats.windows);
   EXPECT_LT(stats.positions_scored, 2 * stats.positions);
   EXPECT_LT(stats.windows_kept, stats.windows) << "no window was ever skipped: the test would not see a wrong skip";
+}
+
+// Method::automatic prunes the prunable pairs of a batch (and traces their sites from the sites' windows):
+// every site and structure equal Method::cpu's, which computes every window, for 1 and 3 threads and each
+// traceback mode, with pairs too short to prune in the same batch.
+TEST(WindowPruning, TheAutomaticCpuPathEqualsEveryWindow) {
+  std::mt19937 rng(2811);
+  Params p;
+  p.target_window = 24;
+  std::vector<std::vector<std::uint8_t>> xs, ys;
+  for (int k = 0; k < 14; ++k) {
+    xs.push_back(codes(random_letters(rng, 3 + static_cast<int>(rng() % 12))));
+    const int m = k % 4 == 0 ? 30 + static_cast<int>(rng() % 100) : kPruneMinWindows * 24 + static_cast<int>(rng() % 500);
+    ys.push_back(codes(target_of(rng, m, k % 3)));
+  }
+  std::vector<PairInput> pairs;
+  for (std::size_t k = 0; k < xs.size(); ++k)
+    pairs.push_back({{xs[k].data(), static_cast<int>(xs[k].size())}, {ys[k].data(), static_cast<int>(ys[k].size())}, k, 100 + k});
+  for (const TracebackMode tb : {TracebackMode::none(), TracebackMode::top(40), TracebackMode::all()})
+    for (int threads : {1, 3}) {
+      const auto want = interact_pairs(pairs, p, tb, Method::cpu, threads);
+      const auto got = interact_pairs(pairs, p, tb, Method::automatic, threads);
+      ASSERT_EQ(got.size(), want.size());
+      int traced = 0;
+      for (std::size_t k = 0; k < pairs.size(); ++k) {
+        EXPECT_EQ(got[k].query_index, want[k].query_index);
+        EXPECT_EQ(got[k].target_index, want[k].target_index);
+        test::expect_same_site(want[k].site, got[k].site, "pair " + std::to_string(k) + " threads " + std::to_string(threads));
+        traced += want[k].site.structure.has_value();
+      }
+      if (tb.kind != TracebackMode::Kind::none) EXPECT_GT(traced, 0);
+    }
 }
 
 TEST(WindowPruning, ShortTargetsLongQueriesAndNegativeWeightsAreNotPruned) {

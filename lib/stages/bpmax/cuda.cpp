@@ -1,8 +1,6 @@
 // Host side of the BPMax GPU path (cuda.hpp): batches of pairs by memory, the launches of
 // kernels/bpmax/ in their order, the sites, and tracebacks recomputed on the host from each site's
-// own window (the traceback of F(i1, i1+L1-1, i2, i2+L2-1) reads only cells of sub-intervals of that
-// cell, and those depend only on the bases inside it, so the tables of the site's sub-strands give
-// the same structure as the tables of the whole pair).
+// own window (site_traceback.hpp).
 #include "stages/bpmax/cuda.hpp"
 
 #include <cuda_runtime.h>
@@ -28,6 +26,7 @@
 #include "kernels/bpmax/bpmax_launch.hpp"
 #include "stages/bpmax/cpu.hpp"
 #include "stages/bpmax/repeated_slabs.hpp"
+#include "stages/bpmax/site_traceback.hpp"
 #include "stages/bpmax/window_bounds.hpp"
 #include "stages/bpmax/window_pruning.hpp"
 
@@ -72,33 +71,6 @@ SiteResult site_from(const Band& b, const kb::SiteOut& o) {
   if (b.l1 == b.n) r.query_single = o.query_single;
   if (b.l2 == b.m) r.target_single = o.target_single;
   return r;
-}
-
-// The traceback of the site from the tables of its own window (see the file comment).
-Structure site_traceback(const PairInput& in, const Band& b, const Params& p, const SiteResult& site) {
-  const int i1 = site.site_i1, i2 = site.site_i2;
-  const std::uint8_t* xs = in.query.codes + i1;
-  const int y0 = b.m - i2 - b.l2;  // forward start of the window's target bases
-  const std::uint8_t* ys = in.target.codes + y0;
-  Params sp = p;
-  sp.query_window = b.l1;
-  sp.target_window = b.l2;
-  const CpuTables t(xs, b.l1, ys, b.l2, sp, 1);
-  Structure s = traceback(static_cast<const TableView&>(t), 0, b.l1 - 1, 0, b.l2 - 1);
-  for (auto& [q, r] : s.inter) {
-    q += i1;
-    r += y0;
-  }
-  for (auto& [i, j] : s.query_pairs) {
-    i += i1;
-    j += i1;
-  }
-  for (auto& [i, j] : s.target_pairs) {
-    i += y0;
-    j += y0;
-  }
-  s.dot_bracket = joint_dot_bracket(b.n, b.m, s);
-  return s;
 }
 
 // One batch of pairs with one cell width, on the device.
@@ -565,7 +537,7 @@ GpuScores score_pairs_gpu(const std::vector<PairInput>& pairs, const Params& p, 
   if (!cpu.empty()) {
     std::vector<PairInput> rest;
     for (std::size_t k : cpu) rest.push_back(pairs[k]);
-    std::vector<PairResult> r = interact_pairs(rest, p, traceback, Method::cpu, options.cpu_threads);
+    std::vector<PairResult> r = interact_pairs(rest, p, traceback, Method::automatic, options.cpu_threads);
     for (std::size_t k = 0; k < cpu.size(); ++k) out[cpu[k]] = std::move(r[k]);
     st.cpu_pairs += cpu.size();
   }
@@ -606,8 +578,7 @@ void trace_gpu_sites(const std::vector<PairInput>& pairs, const Params& p, GpuSc
 #pragma omp parallel for schedule(dynamic, 1) num_threads(t) if (t > 1 && n > 1)
   for (long long i = 0; i < n; ++i) {
     const std::size_t k = scores.to_trace[static_cast<std::size_t>(i)];
-    const Band b = make_band(pairs[k].query.length, pairs[k].target.length, p);
-    scores.results[k].site.structure = site_traceback(pairs[k], b, p, scores.results[k].site);
+    scores.results[k].site.structure = trace_site_window(pairs[k], p, scores.results[k].site);
   }
 }
 

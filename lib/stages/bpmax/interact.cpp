@@ -3,9 +3,13 @@
 #include <fmt/format.h>
 #include <omp.h>
 
+#include <algorithm>
+
 #include "common/error.hpp"
 #include "seq/sequence_set.hpp"
 #include "stages/bpmax/cpu.hpp"
+#include "stages/bpmax/site_traceback.hpp"
+#include "stages/bpmax/window_pruning.hpp"
 
 namespace screen::bpmax {
 
@@ -54,11 +58,9 @@ PairResult run_pair(const PairInput& in, const Params& p, TracebackMode tb, Meth
   return r;
 }
 
-}  // namespace
-
-std::vector<PairResult> interact_pairs(const std::vector<PairInput>& pairs, const Params& p, TracebackMode traceback,
-                                       Method method, int threads) {
-  if (threads <= 0) threads = omp_get_max_threads();
+// Every pair with every window computed.
+std::vector<PairResult> score_every_window(const std::vector<PairInput>& pairs, const Params& p, TracebackMode traceback,
+                                           Method method, int threads) {
   std::vector<PairResult> out(pairs.size());
   std::vector<std::size_t> small, large;
   for (std::size_t k = 0; k < pairs.size(); ++k) {
@@ -92,6 +94,86 @@ std::vector<PairResult> interact_pairs(const std::vector<PairInput>& pairs, cons
   if (code != ExitCode::ok) throw Error(code, error);
   // Large pairs: one at a time, all threads inside.
   for (std::size_t k : large) out[k] = run_pair(pairs[k], p, traceback, method, threads);
+  return out;
+}
+
+// The prunable pairs (window_pruning.hpp) on the CPU: bounds, seeds and pieces, then the tracebacks the mode
+// asks for from each site's window (site_traceback.hpp).
+std::vector<PairResult> score_pruned_cpu(const std::vector<PairInput>& pairs, const Params& p, TracebackMode traceback,
+                                         int threads) {
+  const WindowBoundsFn bounds = [&](const std::vector<PairInput>& ps) {
+    std::vector<std::vector<std::int32_t>> ub(ps.size());
+    const long long n = static_cast<long long>(ps.size());
+    std::string error;  // carried out of the parallel loop (out of memory)
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (threads > 1 && n > 1)
+    for (long long k = 0; k < n; ++k) {
+      const PairInput& in = ps[static_cast<std::size_t>(k)];
+      try {
+        ub[static_cast<std::size_t>(k)] = window_upper_bounds(in.query.codes, in.query.length, in.target.codes, in.target.length, p);
+      } catch (const std::exception& e) {
+#pragma omp critical(bpmax_bounds_error)
+        if (error.empty()) error = e.what();
+      }
+    }
+    if (!error.empty()) throw ResourceError("BPMax window bounds: " + error);
+    return ub;
+  };
+  const SitesFn sites = [&](const std::vector<PairInput>& ps) {
+    std::vector<PairResult> r = score_every_window(ps, p, TracebackMode::none(), Method::cpu, threads);
+    std::vector<SiteResult> s(r.size());
+    for (std::size_t k = 0; k < r.size(); ++k) s[k] = std::move(r[k].site);
+    return s;
+  };
+  std::vector<SiteResult> got = score_pruned(pairs, p, bounds, sites);
+  std::vector<PairResult> out(pairs.size());
+  for (std::size_t k = 0; k < pairs.size(); ++k) {
+    out[k].query_index = pairs[k].query_index;
+    out[k].target_index = pairs[k].target_index;
+    out[k].site = std::move(got[k]);
+  }
+  const long long n = static_cast<long long>(pairs.size());
+  std::string error;
+  ExitCode code = ExitCode::ok;
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (threads > 1 && n > 1)
+  for (long long k = 0; k < n; ++k) {
+    PairResult& r = out[static_cast<std::size_t>(k)];
+    try {
+      if (traceback.wants(r.site.score)) r.site.structure = trace_site_window(pairs[static_cast<std::size_t>(k)], p, r.site);
+    } catch (const Error& e) {
+#pragma omp critical(bpmax_trace_error)
+      if (code == ExitCode::ok) code = e.code(), error = e.what();
+    } catch (const std::exception& e) {
+#pragma omp critical(bpmax_trace_error)
+      if (code == ExitCode::ok) code = ExitCode::resource, error = e.what();
+    }
+  }
+  if (code != ExitCode::ok) throw Error(code, error);
+  return out;
+}
+
+}  // namespace
+
+std::vector<PairResult> interact_pairs(const std::vector<PairInput>& pairs, const Params& p, TracebackMode traceback,
+                                       Method method, int threads) {
+  if (threads <= 0) threads = omp_get_max_threads();
+  if (method != Method::automatic) return score_every_window(pairs, p, traceback, method, threads);
+  const PairTable table = make_pair_table(p.weights);
+  std::vector<std::size_t> pruned, every;
+  for (std::size_t k = 0; k < pairs.size(); ++k) {
+    const Band b = make_band(std::max(pairs[k].query.length, 0), std::max(pairs[k].target.length, 0), p);
+    (prunable(b, table) ? pruned : every).push_back(k);
+  }
+  if (pruned.empty()) return score_every_window(pairs, p, traceback, method, threads);
+  auto subset = [&](const std::vector<std::size_t>& which) {
+    std::vector<PairInput> v;
+    for (const std::size_t k : which) v.push_back(pairs[k]);
+    return v;
+  };
+  std::vector<PairResult> out(pairs.size());
+  std::vector<PairResult> a = score_every_window(subset(every), p, traceback, method, threads);
+  for (std::size_t k = 0; k < every.size(); ++k) out[every[k]] = std::move(a[k]);
+  std::vector<PairResult> b = score_pruned_cpu(subset(pruned), p, traceback, threads);
+  for (std::size_t k = 0; k < pruned.size(); ++k) out[pruned[k]] = std::move(b[k]);
   return out;
 }
 

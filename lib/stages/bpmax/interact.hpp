@@ -15,9 +15,9 @@ class SequenceSet;
 namespace screen::bpmax {
 
 enum class Method {
-  automatic,  // the CPU fast path
+  automatic,  // the CPU fast path, skipping the target windows that cannot hold the site (window_pruning.hpp)
   reference,  // reference.cpp, the definition in code (slow)
-  cpu,        // cpu.cpp
+  cpu,        // cpu.cpp, every window
 };
 
 // "auto", "reference", "cpu" (UsageError otherwise) and back.
