@@ -129,6 +129,20 @@ class GpuRunner {
     return f;
   }
 
+  // The device view of the batch last described and uploaded (its F buffer and patch-up width left unset).
+  kb::BatchView view(std::size_t np, int max_l1, int max_l2, bool wide) const {
+    kb::BatchView v;
+    v.pairs = pairs_.get();
+    v.npairs = static_cast<int>(np);
+    v.max_l1 = max_l1;
+    v.max_l2 = max_l2;
+    v.codes = codes_.get();
+    v.s = s_.get();
+    v.wide = wide;
+    v.table = table_;
+    return v;
+  }
+
   // The window bounds (window_bounds.hpp) of the plan's pairs into out[plan.pairs[k]]: S1 and S2, then one
   // thread a window. The plan's F cells are not needed.
   void bounds(const std::vector<PairInput>& all, const BatchPlan& plan, std::vector<std::vector<std::int32_t>>& out,
@@ -162,15 +176,7 @@ class GpuRunner {
     }
     prefix_.upload(prefix, stream_.get());
     ensure(bounds_, static_cast<std::size_t>(windows));
-    kb::BatchView v;
-    v.pairs = pairs_.get();
-    v.npairs = static_cast<int>(np);
-    v.max_l1 = max_l1;
-    v.max_l2 = max_l2;
-    v.codes = codes_.get();
-    v.s = s_.get();
-    v.wide = plan.wide;
-    v.table = table_;
+    const kb::BatchView v = view(np, max_l1, max_l2, plan.wide);
     EventPair single, bound;
     single.start(stream_.get());
     kb::launch_single_tables(v, prefix_.get(), single_items, stream_.get());
@@ -292,16 +298,8 @@ class GpuRunner {
       }
     prefix_.upload(prefix, stream_.get());
 
-    kb::BatchView v;
-    v.pairs = pairs_.get();
-    v.npairs = static_cast<int>(np);
-    v.max_l1 = max_l1;
-    v.max_l2 = max_l2;
-    v.codes = codes_.get();
+    kb::BatchView v = view(np, max_l1, max_l2, plan.wide);
     v.f = f_.get();
-    v.s = s_.get();
-    v.wide = plan.wide;
-    v.table = table_;
     v.patch_width = tp;
     v.term1_landing = kb::term1_landing(max_l2, plan.wide, max_shared);
 
