@@ -157,7 +157,9 @@ TEST(WindowPruning, TheAutomaticCpuPathEqualsEveryWindow) {
         test::expect_same_site(want[k].site, got[k].site, "pair " + std::to_string(k) + " threads " + std::to_string(threads));
         traced += want[k].site.structure.has_value();
       }
-      if (tb.kind != TracebackMode::Kind::none) EXPECT_GT(traced, 0);
+      if (tb.kind != TracebackMode::Kind::none) {
+        EXPECT_GT(traced, 0);
+      }
     }
 }
 
