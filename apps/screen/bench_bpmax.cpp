@@ -129,6 +129,11 @@ void screen_case(const BenchOptions& o, int threads) {
               st.cpu_pairs, updates);
   std::printf("  %.1f s wall (kernels %.1f s), %.1f GOPS, score checksum %lld\n", t, st.kernel_ms / 1e3,
               updates / t / 1e9, sum);
+  std::printf("  host: %.2f s preparing batches, %.2f s waiting for the GPU, %.2f s pruning between phases\n",
+              st.prepare_ms / 1e3, st.wait_ms / 1e3, st.prune_host_ms / 1e3);
+  std::printf("  preparing: %.2f s descriptors and codes, %.2f s slab maps and work lists, %.2f s allocations and "
+              "uploads\n",
+              st.describe_ms / 1e3, st.lists_ms / 1e3, st.upload_ms / 1e3);
   std::printf("  %lld of %lld slabs computed (a repeated query substring's slab is computed once; the updates "
               "above count every slab)\n",
               st.slabs_computed, st.slabs);

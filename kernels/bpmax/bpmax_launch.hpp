@@ -82,9 +82,10 @@ struct BatchView {
 
 // Per-d1 work lists of the two kernels, built on the host and passed as device arrays: npairs + 1 prefix
 // counts of (slab, tile) work items by pair, then for each pair the position (in the same array) of the
-// query starts i1 of its slabs in the list, ascending, then those starts. A list holds some of a pair's
-// slabs: the first occurrences of their bases (PairDesc::slabs), of one of the two groups by query end
-// that the host runs on two streams (lib/stages/bpmax/cuda.cpp).
+// query starts i1 of its slabs in the list, ascending, then those starts (pairs of the same query may point
+// at the same ones). A list holds some of a pair's slabs: the first occurrences of their bases
+// (PairDesc::slabs), of one of the two groups by query end that the host runs on two streams
+// (lib/stages/bpmax/cuda.cpp).
 int term1_tile_width();
 // Tiles `width` columns wide across a strand of n bases: the work items of one slab (or strand), counted
 // the same way by the host's work lists and the kernels' decoding of them.

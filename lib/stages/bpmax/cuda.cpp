@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -57,6 +58,10 @@ std::size_t s_cells(const Band& b) {
 using gpu::EventPair;
 using gpu::Stream;
 
+double ms_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
 // The site of one pair from the kernel's output, as find_site reports it.
 SiteResult site_from(const Band& b, const kb::SiteOut& o) {
   SiteResult r;
@@ -79,6 +84,59 @@ struct BatchPlan {
   bool wide = false;
   std::size_t f_cells = 0, s_cells = 0, codes = 0;
 };
+
+// The work of one distinct query of a batch (its bases and window), shared by its pairs.
+struct QueryWork {
+  RepeatedSlabs repeats;
+  // [2 d1 + g]: the query starts i1 of the slabs of length d1 to compute in group g (0 early, 1 late; see
+  // GpuRunner::run), ascending; empty for d1 >= the query's window.
+  std::vector<std::vector<int>> starts;
+};
+
+// The slabs of each d1 in two groups by their query end j1 = i1 + d1: the early group (j1 < split) and the
+// late one. A slab's double reduction reads only slabs with smaller d1 that end at or before its own end,
+// so the early group never reads the late one (GpuRunner::run runs them on two streams). The split balances
+// the two groups' term-1 work (the k1 steps of their slabs); with slab_groups = 1 every slab is early.
+// Only first occurrences are computed (repeated_slabs.hpp): a repeat's first occurrence starts before it
+// and so ends before it too, in the same group or the early one, which the late group waits for; so the
+// groups' order of reads holds for the slabs a repeat is read from.
+QueryWork query_work_of(const std::uint8_t* codes, int n, int l1, int max_l1, int slab_groups) {
+  QueryWork w;
+  w.repeats = repeated_slabs(codes, n, l1);
+  auto work_ending_at = [&](int j) {  // k1 steps of the slabs (j - d1, j), d1 < l1: 1 + 2 + ... + t
+    const long long t = std::min(l1 - 1, j);
+    return t * (t + 1) / 2;
+  };
+  long long total = 0;
+  for (int j = 0; j < n; ++j) total += work_ending_at(j);
+  int split = 0;
+  for (long long done = 0; split < n && 2 * done < total; ++split) done += work_ending_at(split);
+  if (slab_groups <= 1) split = n;
+  w.starts.resize(2 * static_cast<std::size_t>(max_l1));
+  for (int d1 = 0; d1 < l1; ++d1)
+    for (const int i1 : w.repeats.firsts[static_cast<std::size_t>(d1)])
+      w.starts[2 * static_cast<std::size_t>(d1) + (i1 + d1 >= split ? 1 : 0)].push_back(i1);
+  return w;
+}
+
+// The distinct queries of a plan's pairs (by bases and window), and each pair's among them.
+std::vector<QueryWork> query_work(const std::vector<PairInput>& all, const BatchPlan& plan,
+                                  const std::vector<Band>& bands, int max_l1, int slab_groups,
+                                  std::vector<std::size_t>& query_of) {
+  std::vector<QueryWork> out;
+  std::unordered_map<std::string, std::size_t> seen;
+  query_of.assign(plan.pairs.size(), 0);
+  for (std::size_t k = 0; k < plan.pairs.size(); ++k) {
+    const PairInput& in = all[plan.pairs[k]];
+    const Band& b = bands[k];
+    std::string key(reinterpret_cast<const char*>(in.query.codes), static_cast<std::size_t>(b.n));
+    key.append(reinterpret_cast<const char*>(&b.l1), sizeof b.l1);
+    const auto [it, fresh] = seen.emplace(std::move(key), out.size());
+    if (fresh) out.push_back(query_work_of(in.query.codes, b.n, b.l1, max_l1, slab_groups));
+    query_of[k] = it->second;
+  }
+  return out;
+}
 
 class GpuRunner {
  public:
@@ -147,6 +205,7 @@ class GpuRunner {
   // thread a window. The plan's F cells are not needed.
   void bounds(const std::vector<PairInput>& all, const BatchPlan& plan, std::vector<std::vector<std::int32_t>>& out,
               GpuStats& stats) {
+    const auto t0 = std::chrono::steady_clock::now();
     const std::size_t np = plan.pairs.size();
     std::vector<kb::PairDesc> desc;
     std::vector<Band> bands;
@@ -178,6 +237,7 @@ class GpuRunner {
     ensure(bounds_, static_cast<std::size_t>(windows));
     const kb::BatchView v = view(np, max_l1, max_l2, plan.wide);
     EventPair single, bound;
+    stats.prepare_ms += ms_since(t0);
     single.start(stream_.get());
     kb::launch_single_tables(v, prefix_.get(), single_items, stream_.get());
     single.stop(stream_.get());
@@ -185,8 +245,11 @@ class GpuRunner {
     kb::launch_window_bounds(v, prefix_.get() + at, bound_items, bounds_.get(), stream_.get());
     bound.stop(stream_.get());
     std::vector<std::int32_t> host(static_cast<std::size_t>(windows));
+    // A copy into pageable memory returns only when the stream has drained, so the wait starts before it.
+    const auto t_wait = std::chrono::steady_clock::now();
     bounds_.download(host.data(), host.size(), stream_.get());
     CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+    stats.wait_ms += ms_since(t_wait);
     stats.single_ms += single.ms();
     stats.bounds_ms += bound.ms();
     stats.kernel_ms += single.ms() + bound.ms();
@@ -199,36 +262,49 @@ class GpuRunner {
 
   void run(const std::vector<PairInput>& all, const BatchPlan& plan, std::size_t max_shared, int slab_groups,
            std::vector<PairResult>& out, GpuStats& stats) {
+    const auto t0 = std::chrono::steady_clock::now();
     const std::size_t np = plan.pairs.size();
     std::vector<kb::PairDesc> desc;
     std::vector<Band> bands;
     std::vector<std::uint8_t> codes;
     int max_l1 = 0, max_l2 = 0;
     const std::int64_t f = describe(all, plan, desc, bands, codes, max_l1, max_l2), s = s_end_;
-    std::vector<RepeatedSlabs> repeats(np);
+    stats.describe_ms += ms_since(t0);
+    auto t_part = std::chrono::steady_clock::now();
+    // The pairs of one query share its repeated-slab map, its split into the two slab groups (query_work_of) and its
+    // slabs' starts in every work list: each is built and uploaded once per distinct query of the batch (a
+    // screen batch holds thousands of targets, or target segments, for a few queries).
+    std::vector<std::size_t> query_of;  // [k]: the pair's index in queries
+    const std::vector<QueryWork> queries = query_work(all, plan, bands, max_l1, slab_groups, query_of);
     std::size_t slab_map = 0;
+    std::vector<std::size_t> map_at(queries.size());
+    for (std::size_t q = 0; q < queries.size(); ++q) {
+      map_at[q] = slab_map;
+      slab_map += queries[q].repeats.slab.size();
+    }
     for (std::size_t k = 0; k < np; ++k) {
-      const PairInput& in = all[plan.pairs[k]];
-      repeats[k] = repeated_slabs(in.query.codes, bands[k].n, bands[k].l1);
-      slab_map += repeats[k].slab.size();
-      stats.slabs += repeats[k].intervals();
-      stats.slabs_computed += repeats[k].computed();
+      const RepeatedSlabs& r = queries[query_of[k]].repeats;
+      stats.slabs += r.intervals();
+      stats.slabs_computed += r.computed();
     }
     const std::size_t cell = plan.wide ? 4 : 2;
-    ensure(f_, static_cast<std::size_t>(f) * cell);
-    ensure(s_, static_cast<std::size_t>(s) * cell);
+    stats.lists_ms += ms_since(t_part);
+    t_part = std::chrono::steady_clock::now();
+    const std::size_t f_bytes = static_cast<std::size_t>(f) * cell, s_bytes = static_cast<std::size_t>(s) * cell;
+    ensure(f_, f_bytes);
+    ensure(s_, s_bytes);
     ensure(slabs_, slab_map);
     {
       std::vector<std::int32_t> maps;
       maps.reserve(slab_map);
-      for (std::size_t k = 0; k < np; ++k) {
-        desc[k].slabs = slabs_.get() + maps.size();
-        maps.insert(maps.end(), repeats[k].slab.begin(), repeats[k].slab.end());
-      }
+      for (const QueryWork& q : queries) maps.insert(maps.end(), q.repeats.slab.begin(), q.repeats.slab.end());
+      for (std::size_t k = 0; k < np; ++k) desc[k].slabs = slabs_.get() + map_at[query_of[k]];
       slabs_.upload(maps, stream_.get());
     }
     codes_.upload(codes, stream_.get());
     pairs_.upload(desc, stream_.get());
+    stats.upload_ms += ms_since(t_part);
+    t_part = std::chrono::steady_clock::now();
 
     // Work lists: prefix counts per pair (strand) for every launch.
     const int t1 = kb::term1_tile_width(), tp = kb::patch_tile_width(max_l2, plan.wide, max_shared), ts = kb::single_tile_width();
@@ -240,63 +316,43 @@ class GpuRunner {
       prefix.push_back(prefix.back() + kb::tiles_across(bands[k].m, ts));
     }
     const std::int64_t single_items = prefix.back();
-    // The slabs of each d1 in two groups by their query end j1 = i1 + d1: the early group (j1 < split, a
-    // pair's own split point) and the late one. A slab's double reduction reads only slabs with smaller
-    // d1 that end at or before its own end, so the early group never reads the late one: it runs on the
-    // main stream without waiting, and the late group on a second stream, each d1 after the early group's
-    // d1 - 1. While one group's launch drains its last wave, the other's blocks take the SMs it leaves
-    // idle. The split balances the two groups' term-1 work (the k1 steps of their slabs); with
-    // slab_groups = 1 every slab is early.
-    std::vector<int> split(np);
-    for (std::size_t k = 0; k < np; ++k) {
-      const Band& b = bands[k];
-      auto work_ending_at = [&](int j) {  // k1 steps of the slabs (j - d1, j), d1 < l1: 1 + 2 + ... + t
-        const long long t = std::min(b.l1 - 1, j);
-        return t * (t + 1) / 2;
-      };
-      long long total = 0;
-      for (int j = 0; j < b.n; ++j) total += work_ending_at(j);
-      int j = 0;
-      for (long long w = 0; j < b.n && 2 * w < total; ++j) w += work_ending_at(j);
-      split[k] = slab_groups > 1 ? j : b.n;
-    }
     // One launch's work list (bpmax_launch.hpp): prefix counts of the (slab, tile) items of the group's
     // slabs of length d1, tiles `width` columns wide, then where each pair's query starts are, then those
-    // starts. Only first occurrences are computed (repeated_slabs.hpp): a repeat's first occurrence starts
-    // before it and so ends before it too, in the same group or the early one, which the late group waits
-    // for; so the groups' order of reads holds for the slabs a repeat is read from.
+    // starts, once per distinct query (its pairs point at the same ones). Positions are relative to the
+    // list's first entry, where the launch's pointer starts.
     struct Lists {
       std::int64_t term1 = 0, patch = 0;  // items
       std::size_t term1_at = 0, patch_at = 0;  // offsets into prefix
     };
-    auto add_list = [&](int d1, bool late, int width, std::int64_t& items) {
+    std::vector<std::int64_t> where_q(queries.size());
+    auto add_list = [&](std::size_t list, int width, std::int64_t& items) {
       const std::size_t at = prefix.size();
       prefix.push_back(0);
-      std::vector<std::vector<int>> starts(np);
-      for (std::size_t k = 0; k < np; ++k) {
-        const Band& b = bands[k];
-        if (d1 < b.l1)
-          for (const int i1 : repeats[k].firsts[static_cast<std::size_t>(d1)])
-            if ((i1 + d1 >= split[k]) == late) starts[k].push_back(i1);
-        prefix.push_back(prefix.back() + static_cast<std::int64_t>(starts[k].size()) * kb::tiles_across(b.m, width));
-      }
+      for (std::size_t k = 0; k < np; ++k)
+        prefix.push_back(prefix.back() + static_cast<std::int64_t>(queries[query_of[k]].starts[list].size()) *
+                                             kb::tiles_across(bands[k].m, width));
       items = prefix.back();
       std::int64_t where = static_cast<std::int64_t>(prefix.size() - at + np);
-      for (std::size_t k = 0; k < np; ++k) {
-        prefix.push_back(where);
-        where += static_cast<std::int64_t>(starts[k].size());
+      for (std::size_t q = 0; q < queries.size(); ++q) {
+        where_q[q] = where;
+        where += static_cast<std::int64_t>(queries[q].starts[list].size());
       }
-      for (const auto& list : starts) prefix.insert(prefix.end(), list.begin(), list.end());
+      for (std::size_t k = 0; k < np; ++k) prefix.push_back(where_q[query_of[k]]);
+      for (const QueryWork& q : queries) prefix.insert(prefix.end(), q.starts[list].begin(), q.starts[list].end());
       return at;
     };
     std::vector<Lists> lists(2 * static_cast<std::size_t>(max_l1));  // [d1][early, late]
     for (int d1 = 0; d1 < max_l1; ++d1)
       for (int g = 0; g < 2; ++g) {
         Lists& l = lists[2 * static_cast<std::size_t>(d1) + static_cast<std::size_t>(g)];
-        l.term1_at = add_list(d1, g == 1, t1, l.term1);
-        l.patch_at = add_list(d1, g == 1, tp, l.patch);
+        const std::size_t list = 2 * static_cast<std::size_t>(d1) + static_cast<std::size_t>(g);
+        l.term1_at = add_list(list, t1, l.term1);
+        l.patch_at = add_list(list, tp, l.patch);
       }
+    stats.lists_ms += ms_since(t_part);
+    t_part = std::chrono::steady_clock::now();
     prefix_.upload(prefix, stream_.get());
+    stats.upload_ms += ms_since(t_part);
 
     kb::BatchView v = view(np, max_l1, max_l2, plan.wide);
     v.f = f_.get();
@@ -310,6 +366,7 @@ class GpuRunner {
     EventPair all_kernels;
     cudaStream_t st = stream_.get(), late = late_stream_.get();
     std::size_t e = 0;
+    stats.prepare_ms += ms_since(t0);
     all_kernels.start(st);
     ev[e].start(st);
     kb::launch_single_tables(v, prefix_.get(), single_items, st);
@@ -341,8 +398,10 @@ class GpuRunner {
     all_kernels.stop(st);
     ++launches;
     std::vector<kb::SiteOut> sites(np);
+    const auto t_wait = std::chrono::steady_clock::now();
     sites_.download(sites.data(), np, stream_.get());
     CUDA_CHECK(cudaStreamSynchronize(stream_.get()));
+    stats.wait_ms += ms_since(t_wait);
     stats.single_ms += ev[0].ms();
     for (int d1 = 0; d1 < max_l1; ++d1)
       for (std::size_t g = 0; g < 2; ++g) {
@@ -498,22 +557,29 @@ GpuScores score_pairs_gpu(const std::vector<PairInput>& pairs, const Params& p, 
     const double kernel_ms = st.kernel_ms;
     for (const BatchPlan& b : batches_of(pairs, direct, true)) runner->run(pairs, b, max_shared, options.slab_groups, out, st);
     if (!pruned.empty()) {
+      const auto t_prune = std::chrono::steady_clock::now();
+      double in_callbacks_ms = 0;
       std::vector<PairInput> list;
       for (const std::size_t k : pruned) list.push_back(pairs[k]);
       const WindowBoundsFn bounds = [&](const std::vector<PairInput>& ps) {
+        const auto t_cb = std::chrono::steady_clock::now();
         std::vector<std::vector<std::int32_t>> ub(ps.size());
         for (const BatchPlan& b : batches_of(ps, every(ps.size()), false)) runner->bounds(ps, b, ub, st);
+        in_callbacks_ms += ms_since(t_cb);
         return ub;
       };
       const SitesFn sites = [&](const std::vector<PairInput>& ps) {
+        const auto t_cb = std::chrono::steady_clock::now();
         std::vector<PairResult> r(ps.size());
         for (const BatchPlan& b : batches_of(ps, every(ps.size()), true))
           runner->run(ps, b, max_shared, options.slab_groups, r, st);
         std::vector<SiteResult> s(ps.size());
         for (std::size_t k = 0; k < ps.size(); ++k) s[k] = std::move(r[k].site);
+        in_callbacks_ms += ms_since(t_cb);
         return s;
       };
       std::vector<SiteResult> got = score_pruned(list, p, bounds, sites, &st.pruning);
+      st.prune_host_ms += ms_since(t_prune) - in_callbacks_ms;
       for (std::size_t k = 0; k < pruned.size(); ++k) {
         PairResult& r = out[pruned[k]];
         r.query_index = pairs[pruned[k]].query_index;

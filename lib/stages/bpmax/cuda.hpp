@@ -78,6 +78,13 @@ struct GpuStats {
   long long slabs = 0, slabs_computed = 0;
   double bounds_ms = 0;  // the window bounds' kernel (its S tables are in single_ms)
   PruneStats pruning;    // the pairs whose windows were pruned
+  // Host time on the calling thread (steady clock): describing batches, work lists and enqueueing their
+  // uploads up to the first launch; waiting for a batch's kernels and results; the pruning's own work
+  // between its phases (window_pruning.hpp: seeds, segments, sites).
+  double prepare_ms = 0, wait_ms = 0, prune_host_ms = 0;
+  // prepare_ms by part: the descriptors and codes; the repeated-slab maps and work lists; allocating device
+  // buffers and enqueueing the uploads.
+  double describe_ms = 0, lists_ms = 0, upload_ms = 0;
 };
 
 // Bytes of device memory the GPU path needs for one pair's tables.
