@@ -60,19 +60,21 @@ double cost_per_unit(StageKind stage) {
 //   bpmax    cpu-core  5.5e9 updates/s: the fast CPU path, 23 x 20,000 with W2 = 128 on 16 threads
 //                      (88 GOPS, a638ef9, on 16 cores of the two-H100 machine's Xeon; 4.2e9 before
 //                      3eaea84 on the single-H100 machine's cores).
-//   bpmax    gpu       9.3e12 updates/s end to end: `screen bench bpmax --targets` over the flagship set's
-//                      first 4,000 records at 34cd9aa (9.29e12, scores and sites; the kernels of 045ce67
-//                      time the same). `traceback: top` adds no GPU time: the tracebacks run beside it. With the Nussinov rate
-//                      above, the whole flagship job estimates 865 s (956 s with 1.8e13); it ran in
-//                      853.7 s with the panel streams and the slab groups (eada7e3, README), 865.6-875.6 s
-//                      before them (045ce67, f007eed). (8e12 from Session 15 to 19,
-//                      the whole set at a7490fb; 5.2e12 before: the Session 8 kernels.)
+//   bpmax    gpu       12e12 updates/s end to end, every window counted (the GPU skips the windows that
+//                      cannot hold the site, so the rate depends on the sequences): `screen bench bpmax
+//                      --targets` over the flagship set's first 1,500 records gave 12.1e12-12.4e12 at
+//                      21ac6d1, the first 4,000 14.2e12 at 210f989 (H200s; scores and sites); the lower
+//                      is kept. `traceback: top` adds no GPU time: the tracebacks run beside it.
+//                      (9.3e12 from Session 20 to 28: the 4,000 records computing every window, 34cd9aa;
+//                      with it the whole job estimated 865 s and ran in 853.7 s at eada7e3, 691.4 s
+//                      with the pruning at 21ac6d1. 8e12 from Session 15 to 19, the whole set at a7490fb;
+//                      5.2e12 before: the Session 8 kernels.)
 double throughput(StageKind stage, DeviceKind kind) {
   const bool gpu = kind == DeviceKind::gpu;
   switch (stage) {
     case StageKind::nussinov: return gpu ? 2.3e13 : 1.6e10;
     case StageKind::miranda: return gpu ? 6.8e10 : 2.5e9;
-    case StageKind::bpmax: return gpu ? 9.3e12 : 5.5e9;
+    case StageKind::bpmax: return gpu ? 12e12 : 5.5e9;
   }
   return 1e9;
 }
